@@ -1,0 +1,79 @@
+// swift-tools-version: 6.1
+import PackageDescription
+
+let upcoming: [SwiftSetting] = [
+    .enableUpcomingFeature("ExistentialAny"),
+    .enableUpcomingFeature("MemberImportVisibility"),
+    .enableUpcomingFeature("InternalImportsByDefault"),
+]
+
+let package = Package(
+    name: "Utter",
+    platforms: [.macOS(.v15)],
+    products: [
+        .executable(name: "sd_utter", targets: ["sd_utter"]),
+        .executable(name: "utter", targets: ["utter"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+    ],
+    targets: [
+        // C libraries, found through pkg-config (Debian: libespeak-ng-dev, libasound2-dev).
+        .systemLibrary(
+            name: "CEspeakNG", pkgConfig: "espeak-ng",
+            providers: [.apt(["libespeak-ng-dev"])]),
+        .systemLibrary(
+            name: "CALSA", pkgConfig: "alsa",
+            providers: [.apt(["libasound2-dev"])]),
+
+        // Linux interfaces Swift's Glibc module lacks (eventfd).
+        .target(name: "CUtterShims"),
+
+        // Pure layers: no I/O, no C, no Foundation.
+        .target(name: "ModuleProtocol", swiftSettings: upcoming),
+        .target(name: "SSML", swiftSettings: upcoming),
+        .target(name: "Configuration", swiftSettings: upcoming),
+        .target(name: "Voices", swiftSettings: upcoming),
+
+        // I/O layers.
+        .target(name: "AudioOutput", dependencies: ["CALSA", "CUtterShims"], swiftSettings: upcoming),
+        .target(
+            name: "Speech",
+            dependencies: [
+                "CEspeakNG", "CUtterShims", "AudioOutput", "SSML", "Voices",
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: upcoming),
+        .target(
+            name: "UtterModule",
+            dependencies: [
+                "ModuleProtocol", "SSML", "Configuration", "Voices", "AudioOutput", "Speech", "CUtterShims",
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: upcoming),
+        .executableTarget(
+            name: "sd_utter",
+            dependencies: ["UtterModule", .product(name: "Logging", package: "swift-log")],
+            swiftSettings: upcoming),
+
+        .target(
+            name: "UtterCLI",
+            dependencies: [
+                "UtterModule", "Configuration", "Voices", "Speech", "AudioOutput",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: upcoming),
+        .executableTarget(name: "utter", dependencies: ["UtterCLI"], swiftSettings: upcoming),
+
+        .testTarget(name: "ModuleProtocolTests", dependencies: ["ModuleProtocol"], swiftSettings: upcoming),
+        .testTarget(name: "SSMLTests", dependencies: ["SSML"], swiftSettings: upcoming),
+        .testTarget(name: "ConfigurationTests", dependencies: ["Configuration"], swiftSettings: upcoming),
+        .testTarget(name: "VoicesTests", dependencies: ["Voices", "Speech"], swiftSettings: upcoming),
+        .testTarget(name: "AudioOutputTests", dependencies: ["AudioOutput"], swiftSettings: upcoming),
+        .testTarget(
+            name: "ModuleTests", dependencies: ["sd_utter", "utter"],
+            swiftSettings: upcoming),
+    ]
+)

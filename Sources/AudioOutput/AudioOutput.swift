@@ -1,0 +1,287 @@
+internal import CUtterShims
+import Glibc
+import Synchronization
+
+/// Plays Int16 mono samples through ALSA on its own real-time thread and reports what has been heard.
+///
+/// Three threads use it, each through its own methods:
+/// - the synth thread (the producer): ``beginJob(_:)``, ``write(_:isCancelled:)``, ``writePosition``;
+/// - the control thread: ``stop(job:)``, ``playedPosition``, ``notify(whenPlayedReaches:)``,
+///   ``limitPlayback(to:)``, ``setDevice(_:)`` and the failure counters;
+/// - the render thread, started by ``start()``, which owns writing to the device (`RenderLoop.swift`).
+///
+/// Positions are absolute sample positions in the ring (see ``SampleRing``). The render thread wakes
+/// the control thread by writing 1 to `controlWakeFD`; wakes may coalesce or come spuriously, so the
+/// control thread re-reads the state it cares about after each one.
+public final class AudioOutput: Sendable {
+    let ring: SampleRing
+    let shared: RenderShared
+    private let producer: Mutex<ProducerState>
+    private let thread = Mutex<ThreadSlot>(ThreadSlot())
+    /// Half a period in nanoseconds: how long the producer sleeps while the ring is full.
+    private let fullRingNap: Int
+
+    /// What the synth thread (and `setDevice` from the control thread) keep about the device.
+    private struct ProducerState {
+        var configuration: AudioConfiguration
+        /// A configuration from `setDevice`, applied at the next `beginJob`.
+        var pending: AudioConfiguration?
+        /// The box last installed for the render thread, as a bit pattern; 0 when none works.
+        var installed: UInt = 0
+    }
+
+    private struct ThreadSlot {
+        var handle: pthread_t? = nil
+        var started = false
+    }
+
+    /// Creates the ring and the render thread's eventfd; opens no device until the first job.
+    ///
+    /// - Parameter controlWakeFD: an eventfd the caller owns and polls; it must outlive this object.
+    public init(configuration: AudioConfiguration, controlWakeFD: Int32) {
+        let renderWakeFD = CUtterShims_eventfd(1)
+        // Only fails when the process is out of file descriptors or memory, at startup.
+        precondition(renderWakeFD >= 0, "Utter could not create an eventfd for the render thread (errno \(errno))")
+        self.ring = SampleRing(capacity: configuration.ringCapacity)
+        self.shared = RenderShared(renderWakeFD: renderWakeFD, controlWakeFD: controlWakeFD)
+        self.producer = Mutex(ProducerState(configuration: configuration))
+        let rate = configuration.sampleRate > 0 ? configuration.sampleRate : 22050
+        self.fullRingNap = max(configuration.periodFrames, 1) * 500_000_000 / rate
+    }
+
+    deinit {
+        shutdown()
+        close(shared.renderWakeFD)
+    }
+
+    // MARK: Lifecycle
+
+    /// Starts the render thread, named "utter-render"; calling it again does nothing.
+    public func start() {
+        thread.withLock { slot in
+            guard !slot.started else { return }
+            slot.started = true
+            let context = Unmanaged.passRetained(RenderContext(ring: ring, shared: shared)).toOpaque()
+            var handle = pthread_t()
+            let result = pthread_create(&handle, nil, renderThreadEntry, context)
+            // Only fails when the system is out of threads or memory, at startup.
+            precondition(result == 0, "Utter could not start the render thread (error \(result))")
+            slot.handle = handle
+        }
+    }
+
+    /// Stops and joins the render thread and closes every device; the output cannot start again.
+    public func shutdown() {
+        let handle = thread.withLock { slot in
+            slot.started = true  // no start after shutdown
+            defer { slot.handle = nil }
+            return slot.handle
+        }
+        if let handle {
+            shared.running.store(false, ordering: .releasing)
+            wake(shared.renderWakeFD)
+            pthread_join(handle, nil)
+        }
+        producer.withLock { $0.installed = 0 }
+        closeDevice(shared.exitMailbox.exchange(0, ordering: .acquiringAndReleasing))
+        closeDevice(shared.installMailbox.exchange(0, ordering: .acquiringAndReleasing))
+        closeDevice(shared.retiredMailbox.exchange(0, ordering: .acquiringAndReleasing))
+    }
+
+    // MARK: Producer side (synth thread)
+
+    /// Prepares playback of `job` and returns its start position; synth thread only.
+    ///
+    /// Opens the device here if none works yet, the last one failed, or ``setDevice(_:)`` changed it.
+    /// Samples written before this call and not yet played are dropped, and a ``limitPlayback(to:)``
+    /// is lifted. If the device cannot be opened the job still begins, its samples are discarded as
+    /// if played (so its events complete), and the error is thrown for the caller to log.
+    /// Job ids must grow from 1.
+    public func beginJob(_ job: UInt64) throws(ALSAError) -> UInt64 {
+        precondition(job > shared.currentJob.load(ordering: .relaxed), "AudioOutput job ids must grow")
+        closeDevice(shared.retiredMailbox.exchange(0, ordering: .acquiringAndReleasing))
+
+        let (needsOpen, configuration) = producer.withLock { state in
+            if let pending = state.pending {
+                state.configuration = pending
+                state.pending = nil
+                return (true, pending)
+            }
+            let broken = state.installed != 0 && shared.brokenDevice.load(ordering: .acquiring) == state.installed
+            return (state.installed == 0 || broken, state.configuration)
+        }
+        var failure: ALSAError? = nil
+        if needsOpen {
+            // Opened outside the lock: opening can take a while and setDevice must not wait for it.
+            var bits = noDeviceBits
+            do throws(ALSAError) {
+                let box = UnsafeMutablePointer<PCMDevice>.allocate(capacity: 1)
+                do throws(ALSAError) {
+                    box.initialize(to: try PCMDevice(configuration: configuration))
+                } catch {
+                    box.deallocate()
+                    throw error
+                }
+                bits = UInt(bitPattern: box)
+            } catch {
+                failure = error
+            }
+            shared.brokenDevice.store(0, ordering: .releasing)
+            // A device installed earlier but never adopted is ours to close.
+            closeDevice(shared.installMailbox.exchange(bits, ordering: .acquiringAndReleasing))
+            producer.withLock { $0.installed = bits == noDeviceBits ? 0 : bits }
+        }
+
+        // Order matters (see `renderStep`): discardBefore, then the job, then the lifted limit.
+        let start = ring.writePosition
+        shared.discardBefore.store(start, ordering: .releasing)
+        shared.currentJob.store(job, ordering: .releasing)
+        shared.playbackLimit.store(.max, ordering: .releasing)
+        wake(shared.renderWakeFD)
+        if let failure { throw failure }
+        return start
+    }
+
+    /// Writes all of `samples` to the ring, waiting while it is full; synth thread only.
+    ///
+    /// Returns false, with part of the samples written, as soon as `isCancelled` returns true while
+    /// waiting for room.
+    public func write(_ samples: UnsafeBufferPointer<Int16>, isCancelled: () -> Bool) -> Bool {
+        var rest = samples
+        while !rest.isEmpty {
+            let count = ring.write(rest)
+            if count > 0 {
+                rest = UnsafeBufferPointer(rebasing: rest[count...])
+                wake(shared.renderWakeFD)
+                if rest.isEmpty { break }
+            }
+            if isCancelled() { return false }
+            var nap = timespec(tv_sec: 0, tv_nsec: fullRingNap)
+            nanosleep(&nap, nil)
+        }
+        return true
+    }
+
+    /// The position just past the last sample written.
+    public var writePosition: UInt64 {
+        ring.writePosition
+    }
+
+    // MARK: Control side (control thread)
+
+    /// Stops playback of `job` now; its remaining and future samples are dropped until a later job begins.
+    ///
+    /// The render thread drops the device's queue (`snd_pcm_drop`), then sets ``stoppedJob`` to `job`
+    /// and wakes the control thread.
+    public func stop(job: UInt64) {
+        shared.stopRequest.store(job, ordering: .releasing)
+        wake(shared.renderWakeFD)
+    }
+
+    /// The last job whose stop the render thread has carried out; 0 before any.
+    public var stoppedJob: UInt64 {
+        shared.stoppedJob.load(ordering: .acquiring)
+    }
+
+    /// The position heard so far: samples taken from the ring (discarded ones included) minus those still queued in the device.
+    public var playedPosition: UInt64 {
+        shared.playedPosition.load(ordering: .acquiring)
+    }
+
+    /// The position just past the last sample taken from the ring; a limit below it comes too late.
+    public var consumedPosition: UInt64 {
+        ring.readPosition
+    }
+
+    /// Asks the render thread to wake the control thread once when ``playedPosition`` reaches `position`.
+    ///
+    /// Replaces any earlier request; `UInt64.max` cancels. Re-read ``playedPosition`` after calling
+    /// this: if it had already reached `position`, no wake may come.
+    public func notify(whenPlayedReaches position: UInt64) {
+        shared.notifyThreshold.store(position, ordering: .releasing)
+    }
+
+    /// Keeps the render thread from handing the device any sample at or past `position`; nil lifts it.
+    ///
+    /// Used to pause exactly at a mark. Samples already handed over (see ``consumedPosition``) still
+    /// play. The next ``beginJob(_:)`` lifts the limit.
+    public func limitPlayback(to position: UInt64?) {
+        shared.playbackLimit.store(position ?? .max, ordering: .releasing)
+        wake(shared.renderWakeFD)
+    }
+
+    /// Switches to another device (or rate, or buffering) from the next ``beginJob(_:)`` on.
+    ///
+    /// The ring capacity cannot change; its value in `configuration` is ignored.
+    public func setDevice(_ configuration: AudioConfiguration) {
+        producer.withLock { $0.pending = configuration }
+    }
+
+    /// The configuration in use (or to be used from the next job on).
+    public var configuration: AudioConfiguration {
+        producer.withLock { $0.pending ?? $0.configuration }
+    }
+
+    /// How many underruns the render thread recovered from.
+    public var underrunCount: Int {
+        shared.underruns.load(ordering: .relaxed)
+    }
+
+    /// How many times a device failed while playing (each failure makes the next job reopen it).
+    public var deviceFailureCount: Int {
+        shared.deviceFailures.load(ordering: .acquiring)
+    }
+
+    /// The last failure while playing, for the control thread to log; nil if none.
+    public var lastDeviceFailure: ALSAError? {
+        guard deviceFailureCount > 0 else { return nil }
+        let code = shared.lastFailureCode.load(ordering: .relaxed)
+        let operation = RenderOperation(rawValue: shared.lastFailureOperation.load(ordering: .relaxed)) ?? .none
+        let device = producer.withLock { $0.configuration.deviceName }
+        return ALSAError(operation: operation.phrase, device: device, code: code)
+    }
+
+    // MARK: Devices
+
+    /// Closes the device boxed at `bits` (a `PCMDevice` pointer), if any; never on the render thread.
+    private func closeDevice(_ bits: UInt) {
+        guard bits != 0, bits != noDeviceBits, let box = UnsafeMutablePointer<PCMDevice>(bitPattern: bits) else {
+            return
+        }
+        box.deinitialize(count: 1)
+        box.deallocate()
+    }
+}
+
+/// What the render thread needs, passed to it retained (it outlives no `AudioOutput` method call).
+private final class RenderContext: Sendable {
+    let ring: SampleRing
+    let shared: RenderShared
+
+    init(ring: SampleRing, shared: RenderShared) {
+        self.ring = ring
+        self.shared = shared
+    }
+}
+
+/// The render thread's entry point: names the thread, runs the loop, hands back its device.
+private func renderThreadEntry(_ argument: UnsafeMutableRawPointer?) -> UnsafeMutableRawPointer? {
+    guard let argument else { return nil }
+    let context = Unmanaged<RenderContext>.fromOpaque(argument).takeRetainedValue()
+    nameCurrentThread("utter-render")
+    var state = RenderState()
+    runRenderLoop(&state, ring: context.ring, shared: context.shared)
+    context.shared.exitMailbox.store(state.device, ordering: .releasing)
+    return nil
+}
+
+/// Names the calling thread (≤ 15 bytes), as `pthread_setname_np` would; Glibc's module lacks that.
+///
+/// Naming is cosmetic (it shows in top, ps -L and gdb), so a failure, such as a /proc that is not
+/// mounted in a container, is ignored.
+private func nameCurrentThread(_ name: String) {
+    let fd = open("/proc/thread-self/comm", O_WRONLY | O_CLOEXEC)
+    guard fd >= 0 else { return }
+    _ = name.withCString { write(fd, $0, strlen($0)) }
+    close(fd)
+}

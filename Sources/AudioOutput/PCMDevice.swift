@@ -1,0 +1,131 @@
+internal import CALSA
+
+/// An open ALSA playback PCM set up for interleaved 16-bit mono; closing it happens once, on deinit.
+///
+/// The device is opened and closed off the render thread (by the synth thread or at shutdown); the
+/// render thread only writes to it, through the handle and the period buffer allocated here.
+public struct PCMDevice: ~Copyable {
+    let handle: OpaquePointer
+    /// The configuration tree the PCM was opened from, kept alive as long as the PCM.
+    private let configTree: OpaquePointer?
+    /// One period of samples, allocated at open so the render thread never allocates.
+    let periodBuffer: UnsafeMutablePointer<Int16>
+
+    /// The ALSA PCM name.
+    public let name: String
+    /// The rate the device was set to, in frames per second.
+    public let sampleRate: Int
+    /// The period size the device accepted, in frames.
+    public let periodFrames: Int
+    /// The buffer size the device accepted, in frames.
+    public let bufferFrames: Int
+
+    /// Opens and sets up the playback device that `configuration` names.
+    ///
+    /// The corresponding ALSA calls are `snd_pcm_open` (or `snd_pcm_open_lconf` when the
+    /// configuration carries ALSA config text), `snd_pcm_hw_params` and `snd_pcm_sw_params`.
+    public init(configuration: AudioConfiguration) throws(ALSAError) {
+        let name = configuration.deviceName
+        var tree: OpaquePointer? = nil
+        if let text = configuration.alsaConfigText {
+            tree = try Self.loadConfig(text, for: name)
+        }
+        var pcm: OpaquePointer? = nil
+        let opened: Int32
+        if let tree {
+            opened = snd_pcm_open_lconf(&pcm, name, SND_PCM_STREAM_PLAYBACK, 0, tree)
+        } else {
+            opened = snd_pcm_open(&pcm, name, SND_PCM_STREAM_PLAYBACK, 0)
+        }
+        guard opened >= 0, let pcm else {
+            if let tree { snd_config_delete(tree) }
+            throw ALSAError(operation: "open the device", device: name, code: opened < 0 ? opened : -EINVAL)
+        }
+        let sizes: (period: Int, buffer: Int)
+        do throws(ALSAError) {
+            sizes = try Self.setUp(pcm, name: name, configuration: configuration)
+        } catch {
+            snd_pcm_close(pcm)
+            if let tree { snd_config_delete(tree) }
+            throw error
+        }
+        self.handle = pcm
+        self.configTree = tree
+        self.name = name
+        self.sampleRate = configuration.sampleRate
+        self.periodFrames = sizes.period
+        self.bufferFrames = sizes.buffer
+        self.periodBuffer = .allocate(capacity: sizes.period)
+        self.periodBuffer.initialize(repeating: 0, count: sizes.period)
+    }
+
+    deinit {
+        // snd_pcm_close drops whatever is still queued; its result only matters for capture files.
+        snd_pcm_close(handle)
+        if let configTree { snd_config_delete(configTree) }
+        periodBuffer.deallocate()
+    }
+
+    /// Parses ALSA configuration text into a new top-level tree.
+    private static func loadConfig(_ text: String, for name: String) throws(ALSAError) -> OpaquePointer {
+        var top: OpaquePointer? = nil
+        try check(snd_config_top(&top), "create a configuration tree", on: name)
+        guard let top else { throw ALSAError(operation: "create a configuration tree", device: name, code: -ENOMEM) }
+        var input: OpaquePointer? = nil
+        let result = text.withCString { chars in
+            var status = snd_input_buffer_open(&input, chars, -1)
+            if status >= 0, let input {
+                status = snd_config_load(top, input)
+                snd_input_close(input)
+            }
+            return status
+        }
+        if result < 0 {
+            snd_config_delete(top)
+            throw ALSAError(operation: "parse the ALSA configuration text", device: name, code: result)
+        }
+        return top
+    }
+
+    /// Sets the hardware and software parameters; returns the period and buffer sizes chosen.
+    private static func setUp(
+        _ pcm: OpaquePointer, name: String, configuration: AudioConfiguration
+    ) throws(ALSAError) -> (period: Int, buffer: Int) {
+        var hw: OpaquePointer? = nil
+        try check(snd_pcm_hw_params_malloc(&hw), "allocate hardware parameters", on: name)
+        defer { snd_pcm_hw_params_free(hw) }
+        try check(snd_pcm_hw_params_any(pcm, hw), "read the hardware parameters", on: name)
+        try check(snd_pcm_hw_params_set_rate_resample(pcm, hw, 1), "enable resampling", on: name)
+        try check(
+            snd_pcm_hw_params_set_access(pcm, hw, SND_PCM_ACCESS_RW_INTERLEAVED),
+            "select interleaved access", on: name)
+        try check(snd_pcm_hw_params_set_format(pcm, hw, SND_PCM_FORMAT_S16_LE), "select 16-bit samples", on: name)
+        try check(snd_pcm_hw_params_set_channels(pcm, hw, 1), "select mono", on: name)
+        try check(
+            snd_pcm_hw_params_set_rate(pcm, hw, UInt32(configuration.sampleRate), 0),
+            "set the rate to \(configuration.sampleRate) Hz", on: name)
+        var period = snd_pcm_uframes_t(max(configuration.periodFrames, 1))
+        var direction: Int32 = 0
+        try check(
+            snd_pcm_hw_params_set_period_size_near(pcm, hw, &period, &direction),
+            "set the period to \(configuration.periodFrames) frames", on: name)
+        var buffer = snd_pcm_uframes_t(max(configuration.bufferFrames, Int(period) * 2))
+        try check(
+            snd_pcm_hw_params_set_buffer_size_near(pcm, hw, &buffer),
+            "set the buffer to \(configuration.bufferFrames) frames", on: name)
+        try check(snd_pcm_hw_params(pcm, hw), "apply the hardware parameters", on: name)
+        // Read back what the device settled on: "near" may round both sizes.
+        try check(snd_pcm_hw_params_get_period_size(hw, &period, &direction), "read the period size", on: name)
+        try check(snd_pcm_hw_params_get_buffer_size(hw, &buffer), "read the buffer size", on: name)
+
+        var sw: OpaquePointer? = nil
+        try check(snd_pcm_sw_params_malloc(&sw), "allocate software parameters", on: name)
+        defer { snd_pcm_sw_params_free(sw) }
+        try check(snd_pcm_sw_params_current(pcm, sw), "read the software parameters", on: name)
+        // Start after one period, so a sound shorter than the buffer still starts playing.
+        try check(snd_pcm_sw_params_set_start_threshold(pcm, sw, period), "set the start threshold", on: name)
+        try check(snd_pcm_sw_params_set_avail_min(pcm, sw, period), "set the wake-up size", on: name)
+        try check(snd_pcm_sw_params(pcm, sw), "apply the software parameters", on: name)
+        return (Int(period), Int(buffer))
+    }
+}

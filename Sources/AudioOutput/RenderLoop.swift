@@ -1,0 +1,265 @@
+internal import CALSA
+import Glibc
+import Synchronization
+
+// The render thread: real-time. Everything in this file runs on it and is checked by the compiler
+// (`@_noLocks`): no locks, no allocation, no logging, no String, no Array. It never opens or closes
+// a device; it adopts and retires them through atomic mailboxes (see `AudioOutput.beginJob`).
+// C calls sit in `_unsafePerformance`, each with a comment on why it is acceptable here.
+
+/// The `installMailbox` value that tells the render thread to stop using any device.
+///
+/// (Constants the render loop uses live in this file: in a debug build the `@_noLocks` check
+/// cannot see into other files, so it rejects calls there that are not themselves annotated.)
+let noDeviceBits: UInt = 1
+
+/// The device call that failed, as stored in `RenderShared.lastFailureOperation`.
+enum RenderOperation: UInt8 {
+    case none = 0, write, recover, start, drop, prepare
+
+    /// The operation as a verb phrase for ``ALSAError``.
+    var phrase: String {
+        switch self {
+        case .none: "play audio"
+        case .write: "write audio"
+        case .recover: "recover from an underrun"
+        case .start: "start playback"
+        case .drop: "stop playback"
+        case .prepare: "prepare the device"
+        }
+    }
+}
+
+/// What the render thread keeps between periods: plain values and pointers, set up before the loop.
+struct RenderState {
+    /// The adopted `PCMDevice` box as a bit pattern, 0 when none.
+    var device: UInt = 0
+    var pcm: OpaquePointer? = nil
+    var periodBuffer: UnsafeMutablePointer<Int16>? = nil
+    var periodFrames = 0
+    /// One period in milliseconds, at least 1: how long to wait while the device drains.
+    var periodMilliseconds: Int32 = 1
+    /// Set when a device call failed for good; the loop then discards as if played.
+    var broken = false
+
+    /// The ring position just past the last frame handed to the device.
+    var handedOver: UInt64 = 0
+    var adoptedJob: UInt64 = 0
+    /// Samples of jobs up to this one are discarded (they were stopped).
+    var mutedThrough: UInt64 = 0
+    var handledStop: UInt64 = 0
+    var played: UInt64 = 0
+
+    var usable: Bool { pcm != nil && !broken }
+}
+
+/// Runs the render loop until `shared.running` is cleared.
+@_noLocks
+func runRenderLoop(_ state: inout RenderState, ring: SampleRing, shared: RenderShared) {
+    while shared.running.load(ordering: .acquiring) {
+        renderStep(&state, ring: ring, shared: shared)
+    }
+}
+
+/// Plays (or discards) at most one period, publishes the played position, and waits if idle.
+@_noLocks
+func renderStep(_ state: inout RenderState, ring: SampleRing, shared: RenderShared) {
+    // Load order matters. `beginJob` stores discardBefore, then currentJob, then the limit, all with
+    // release. Loading the limit first means that if we see a lifted limit we also see the new job
+    // (and apply its discard before playing). Loading the write position before the job means that
+    // if we see any sample of a new job we also see the job, so muting below never eats new samples.
+    let limit = shared.playbackLimit.load(ordering: .acquiring)
+    let written = ring.producerPosition()
+    let job = shared.currentJob.load(ordering: .acquiring)
+    var read = ring.consumerPosition()
+
+    if job != state.adoptedJob {
+        state.adoptedJob = job
+        let stale = shared.discardBefore.load(ordering: .acquiring)
+        if stale > read { read = stale }
+    }
+    adoptInstalledDevice(&state, shared: shared)
+
+    let stop = shared.stopRequest.load(ordering: .acquiring)
+    if stop != state.handledStop {
+        state.handledStop = stop
+        if state.usable, let pcm = state.pcm {
+            // snd_pcm_drop and snd_pcm_prepare: the device call that silences it now; no allocation.
+            let dropped = _unsafePerformance { snd_pcm_drop(pcm) }
+            let prepared = dropped < 0 ? dropped : _unsafePerformance { snd_pcm_prepare(pcm) }
+            if dropped < 0 || prepared < 0 {
+                markBroken(&state, shared: shared, code: dropped < 0 ? dropped : prepared,
+                           operation: dropped < 0 ? RenderOperation.drop : RenderOperation.prepare)
+            }
+        }
+        if stop > state.mutedThrough { state.mutedThrough = stop }
+        if job <= stop && written > read { read = written }
+        shared.stoppedJob.store(stop, ordering: .releasing)
+        wake(shared.controlWakeFD)
+    }
+    // A stopped job stays muted until a later job begins: whatever its producer still writes goes.
+    if job <= state.mutedThrough && written > read { read = written }
+    ring.consume(upTo: read)
+
+    let end = limit < written ? limit : written
+    var didWork = false
+    if end > read {
+        didWork = true
+        if state.usable {
+            read = writePeriod(&state, from: read, count: end - read, ring: ring, shared: shared)
+        } else {
+            // No working device: discard as if played, so positions (and events) still advance.
+            read = end
+            ring.consume(upTo: read)
+        }
+    }
+
+    let queued = queuedFrames(state)
+    var played = read
+    if queued > 0 {
+        let frames = UInt64(queued)
+        played = state.handedOver > frames ? state.handedOver - frames : 0
+    }
+    if played > state.played { state.played = played }
+    shared.playedPosition.store(state.played, ordering: .releasing)
+    let threshold = shared.notifyThreshold.load(ordering: .acquiring)
+    if state.played >= threshold {
+        // Exactly one wake per threshold: the control thread may be replacing it concurrently.
+        let (exchanged, _) = shared.notifyThreshold.compareExchange(
+            expected: threshold, desired: .max, ordering: .acquiringAndReleasing)
+        if exchanged { wake(shared.controlWakeFD) }
+    }
+
+    if !didWork {
+        waitForWork(&state, queued: queued, shared: shared)
+    }
+}
+
+/// Copies up to one period from `read` into the period buffer and writes it; returns the new read position.
+@_noLocks
+private func writePeriod(
+    _ state: inout RenderState, from read: UInt64, count: UInt64, ring: SampleRing, shared: RenderShared
+) -> UInt64 {
+    guard let pcm = state.pcm, let buffer = state.periodBuffer else { return read }
+    let frames = count < UInt64(state.periodFrames) ? Int(count) : state.periodFrames
+    ring.copy(from: read, count: frames, to: buffer)
+    // snd_pcm_writei: the device write. It blocks until the device has room, which paces this thread.
+    let result = _unsafePerformance { snd_pcm_writei(pcm, buffer, snd_pcm_uframes_t(frames)) }
+    if result > 0 {
+        let next = read + UInt64(result)
+        state.handedOver = next
+        ring.consume(upTo: next)
+        return next
+    }
+    let code = Int32(truncatingIfNeeded: result)
+    if code == -EPIPE || code == -ESTRPIPE {
+        _ = shared.underruns.add(1, ordering: .relaxed)
+        // snd_pcm_recover: re-prepares the device after an underrun or resume; no allocation.
+        let recovered = _unsafePerformance { snd_pcm_recover(pcm, code, 1) }
+        if recovered < 0 { markBroken(&state, shared: shared, code: recovered, operation: RenderOperation.recover) }
+    } else if code == -EAGAIN || code == -EINTR || code == 0 {
+        // Nothing accepted: let the next step try again.
+    } else {
+        markBroken(&state, shared: shared, code: code, operation: RenderOperation.write)
+    }
+    return read
+}
+
+/// Waits for new samples, a stop, or (while the device drains) one period.
+@_noLocks
+private func waitForWork(_ state: inout RenderState, queued: Int, shared: RenderShared) {
+    var timeout: Int32 = -1
+    if let pcm = state.pcm, state.usable {
+        // snd_pcm_state: reads the device state; no allocation.
+        let current = _unsafePerformance { snd_pcm_state(pcm) }.rawValue
+        if queued > 0 {
+            timeout = state.periodMilliseconds
+            if current == SND_PCM_STATE_PREPARED.rawValue {
+                // snd_pcm_start: fewer frames than the start threshold are queued (a short sound or
+                // a sound's last period), so start them by hand.
+                let started = _unsafePerformance { snd_pcm_start(pcm) }
+                if started < 0 { markBroken(&state, shared: shared, code: started, operation: RenderOperation.start) }
+            }
+        } else if current == SND_PCM_STATE_XRUN.rawValue {
+            // The device played everything and stopped: the normal end of a sound, not an underrun.
+            // snd_pcm_prepare: makes it ready for the next sound; no allocation.
+            let prepared = _unsafePerformance { snd_pcm_prepare(pcm) }
+            if prepared < 0 { markBroken(&state, shared: shared, code: prepared, operation: RenderOperation.prepare) }
+        }
+    }
+    // Nothing to write. While frames drain, wake every period to publish the played position.
+    // Otherwise park until the producer or the control thread writes our eventfd: with nothing
+    // queued there is nothing to keep fed, so blocking here cannot cause an underrun.
+    // (Not snd_pcm_wait: it returns at once whenever the buffer has a period free, which would spin.)
+    let fd = shared.renderWakeFD
+    var descriptor = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+    // poll and read: a plain syscall wait on our own eventfd, then resetting its counter.
+    _ = _unsafePerformance { poll(&descriptor, 1, timeout) }
+    if descriptor.revents != 0 {
+        var counter: UInt64 = 0
+        _ = _unsafePerformance { read(fd, &counter, MemoryLayout<UInt64>.size) }
+    }
+}
+
+/// Frames the device still holds (`snd_pcm_delay`), 0 without a device or on error.
+@_noLocks
+private func queuedFrames(_ state: RenderState) -> Int {
+    guard state.usable, let pcm = state.pcm else { return 0 }
+    var delay: snd_pcm_sframes_t = 0
+    // snd_pcm_delay: asks the device how many frames are not yet heard; no allocation.
+    let result = _unsafePerformance { snd_pcm_delay(pcm, &delay) }
+    return result < 0 || delay < 0 ? 0 : delay
+}
+
+/// Takes the device the synth thread installed, if any, handing the old one back to be closed.
+@_noLocks
+private func adoptInstalledDevice(_ state: inout RenderState, shared: RenderShared) {
+    guard shared.installMailbox.load(ordering: .acquiring) != 0 else { return }
+    // Only we fill the retired mailbox; if it is still full, keep the current device until the synth
+    // thread has closed the previous one (the next `beginJob`).
+    if state.device != 0 {
+        if shared.retiredMailbox.load(ordering: .acquiring) != 0 { return }
+    }
+    let bits = shared.installMailbox.exchange(0, ordering: .acquiringAndReleasing)
+    guard bits != 0 else { return }
+    if state.device != 0 {
+        shared.retiredMailbox.store(state.device, ordering: .releasing)
+    }
+    state.broken = false
+    guard bits != noDeviceBits, let box = UnsafeMutablePointer<PCMDevice>(bitPattern: bits) else {
+        state.device = 0
+        state.pcm = nil
+        state.periodBuffer = nil
+        state.periodFrames = 0
+        return
+    }
+    state.device = bits
+    state.pcm = box.pointee.handle
+    state.periodBuffer = box.pointee.periodBuffer
+    state.periodFrames = box.pointee.periodFrames
+    let milliseconds = box.pointee.periodFrames * 1000 / (box.pointee.sampleRate > 0 ? box.pointee.sampleRate : 1)
+    state.periodMilliseconds = Int32(milliseconds > 0 ? milliseconds : 1)
+}
+
+/// Stops using the device until the synth thread installs another, and records why for the log.
+@_noLocks
+private func markBroken(_ state: inout RenderState, shared: RenderShared, code: Int32, operation: RenderOperation) {
+    state.broken = true
+    if let pcm = state.pcm {
+        // snd_pcm_drop: best effort, so a failed device does not keep playing stale frames.
+        _ = _unsafePerformance { snd_pcm_drop(pcm) }
+    }
+    shared.lastFailureCode.store(code, ordering: .relaxed)
+    shared.lastFailureOperation.store(operation.rawValue, ordering: .relaxed)
+    _ = shared.deviceFailures.add(1, ordering: .releasing)
+    shared.brokenDevice.store(state.device, ordering: .releasing)
+    wake(shared.controlWakeFD)
+}
+
+/// Adds 1 to an eventfd without blocking.
+@_noLocks
+func wake(_ fd: Int32) {
+    var one: UInt64 = 1
+    // write: one syscall on an eventfd; it only blocks if the counter would overflow 2^64 - 2.
+    _ = _unsafePerformance { write(fd, &one, MemoryLayout<UInt64>.size) }
+}

@@ -1,0 +1,2 @@
+// alsa-lib's PCM and configuration API.
+#include <alsa/asoundlib.h>

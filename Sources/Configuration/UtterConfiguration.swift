@@ -1,0 +1,122 @@
+/// The module's settings from `utter.conf`.
+public struct UtterConfiguration: Equatable, Sendable {
+    /// The voice used when a message names no listed voice and no language matches.
+    public var defaultVoice: String?
+    /// The language tried before falling back to the first voice, e.g. for `language=c`.
+    public var defaultLanguage = "en-US"
+    /// An ALSA device name that overrides `audio_alsa_device` from the server.
+    public var audioDevice: String?
+    /// ALSA configuration text loaded instead of the system configuration (tests, special setups).
+    public var audioConfigurationFile: String?
+    public var periodMilliseconds = 20
+    public var bufferPeriods = 4
+    /// espeak-ng speeds in words per minute for rate −100, 0 and +100.
+    public var minimumRate = 80
+    public var normalRate = 175
+    public var maximumRate = 450
+    /// espeak-ng variant for each voice type (`none` keeps the voice's own sound).
+    public var voiceTypeVariants: [String: String] = [
+        "male1": "none", "male2": "m3", "male3": "m6",
+        "female1": "f1", "female2": "f2", "female3": "f4",
+        "child_male": "m7", "child_female": "f5",
+    ]
+    /// Punctuation read out in `punctuation_mode=some`.
+    public var somePunctuation = "@#$%^&*+=_~"
+    /// Folders of voices (clip voices and voice settings).
+    public var voiceFolders: [String] = []
+    /// Log level 0–5 until the server sends LOGLEVEL.
+    public var logLevel: Int?
+
+    public init() {}
+
+    /// Reads `text`; bad or unknown lines are reported and skipped, the defaults stay.
+    public static func parse(_ text: String) -> (configuration: UtterConfiguration, issues: [ConfigurationIssue]) {
+        var configuration = UtterConfiguration()
+        let (entries, parseIssues) = DotconfParser.parse(text)
+        var issues = parseIssues
+        for entry in entries {
+            if let problem = configuration.apply(entry) {
+                issues.append(ConfigurationIssue(lineNumber: entry.lineNumber, message: problem))
+            }
+        }
+        if configuration.minimumRate > configuration.normalRate
+            || configuration.normalRate > configuration.maximumRate
+        {
+            let defaults = UtterConfiguration()
+            issues.append(
+                ConfigurationIssue(
+                    lineNumber: entries.last { $0.key.lowercased().hasSuffix("rate") }?.lineNumber ?? 0,
+                    message: "rates must satisfy MinimumRate ≤ NormalRate ≤ MaximumRate; using "
+                        + "\(defaults.minimumRate), \(defaults.normalRate), \(defaults.maximumRate)"))
+            configuration.minimumRate = defaults.minimumRate
+            configuration.normalRate = defaults.normalRate
+            configuration.maximumRate = defaults.maximumRate
+        }
+        return (configuration, issues)
+    }
+
+    /// Applies one entry, returning why it was skipped, if it was.
+    private mutating func apply(_ entry: DotconfEntry) -> String? {
+        let arguments = entry.arguments
+        func single() -> String? { arguments.count == 1 ? arguments[0] : nil }
+        func number(_ range: ClosedRange<Int>) -> Int? {
+            guard let text = single(), let value = Int(text), range.contains(value) else { return nil }
+            return value
+        }
+        func expected(_ what: String) -> String {
+            "\(entry.key) needs \(what), got \(arguments.map(\.debugDescription).joined(separator: " "))"
+        }
+        switch entry.key.lowercased() {
+        case "defaultvoice":
+            guard let value = single() else { return expected("one voice name") }
+            defaultVoice = value
+        case "defaultlanguage":
+            guard let value = single(), !value.isEmpty else { return expected("one language tag") }
+            defaultLanguage = value
+        case "audiodevice":
+            guard let value = single(), !value.isEmpty else { return expected("one ALSA device name") }
+            audioDevice = value
+        case "audioconfigurationfile":
+            guard let value = single(), !value.isEmpty else { return expected("one file path") }
+            audioConfigurationFile = value
+        case "audioperiodmilliseconds":
+            guard let value = number(2...500) else { return expected("a number of milliseconds from 2 to 500") }
+            periodMilliseconds = value
+        case "audiobufferperiods":
+            guard let value = number(2...64) else { return expected("a number of periods from 2 to 64") }
+            bufferPeriods = value
+        case "minimumrate":
+            guard let value = number(20...1000) else { return expected("words per minute from 20 to 1000") }
+            minimumRate = value
+        case "normalrate":
+            guard let value = number(20...1000) else { return expected("words per minute from 20 to 1000") }
+            normalRate = value
+        case "maximumrate":
+            guard let value = number(20...1000) else { return expected("words per minute from 20 to 1000") }
+            maximumRate = value
+        case "voicetypevariant":
+            guard arguments.count == 2 else { return expected("a voice type and an espeak-ng variant") }
+            let type = arguments[0].lowercased()
+            guard voiceTypeVariants[type] != nil else {
+                return "\(arguments[0].debugDescription) is no voice type (male1…male3, female1…female3, child_male, child_female)"
+            }
+            voiceTypeVariants[type] = arguments[1]
+        case "somepunctuation":
+            guard let value = single() else { return expected("one string of characters") }
+            somePunctuation = value
+        case "voicefolder":
+            guard let value = single(), !value.isEmpty else { return expected("one folder path") }
+            voiceFolders.append(value)
+        case "loglevel":
+            guard let value = number(0...5) else { return expected("a level from 0 to 5") }
+            logLevel = value
+        case "debug":
+            // speech-dispatcher's conventional switch: Debug 1 means the most detailed log.
+            guard let value = number(0...1) else { return expected("0 or 1") }
+            logLevel = value == 1 ? 5 : logLevel
+        default:
+            return "unknown setting \(entry.key.debugDescription), skipped"
+        }
+        return nil
+    }
+}

@@ -1,0 +1,46 @@
+/// Splits a byte stream into LF-terminated lines, however the writer chunked it.
+///
+/// speech-dispatcher writes commands in arbitrary pieces (a SPEAK text without its last LF in one
+/// write, `\n.\n` in the next), so lines are assembled here before anything interprets them. CR is
+/// data, never a terminator.
+public struct LineSplitter: Sendable {
+    /// The longest line kept whole; the rest of a longer line is dropped and the line flagged.
+    public let maximumLineLength: Int
+    private var pending: [UInt8] = []
+    private var overflowed = false
+
+    /// A complete line without its LF.
+    public struct Line: Equatable, Sendable {
+        public var bytes: [UInt8]
+        /// True when the line was longer than `maximumLineLength` and was cut.
+        public var isTruncated: Bool
+
+        public init(bytes: [UInt8], isTruncated: Bool = false) {
+            self.bytes = bytes
+            self.isTruncated = isTruncated
+        }
+    }
+
+    public init(maximumLineLength: Int = 64 << 20) {
+        precondition(maximumLineLength > 0)
+        self.maximumLineLength = maximumLineLength
+    }
+
+    /// Bytes of an unfinished line waiting for their LF.
+    public var bufferedByteCount: Int { pending.count }
+
+    /// Appends `bytes` and calls `body` once for every line they complete, in order.
+    public mutating func append(_ bytes: some Sequence<UInt8>, _ body: (Line) -> Void) {
+        for byte in bytes {
+            if byte == 0x0A {
+                body(Line(bytes: pending, isTruncated: overflowed))
+                pending.removeAll(keepingCapacity: pending.count <= 4096)
+                overflowed = false
+            } else if pending.count < maximumLineLength {
+                pending.append(byte)
+            } else {
+                overflowed = true
+            }
+        }
+    }
+}

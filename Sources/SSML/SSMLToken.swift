@@ -1,0 +1,223 @@
+/// A piece of SSML as the tolerant reader sees it.
+public enum SSMLToken: Equatable, Sendable {
+    /// Text with entities and character references decoded.
+    case text(String)
+    /// `<name attributes>` or, with `isSelfClosing`, `<name attributes/>`.
+    case startTag(name: String, attributes: [SSMLAttribute], isSelfClosing: Bool)
+    case endTag(name: String)
+}
+
+/// One attribute of a tag, value decoded.
+public struct SSMLAttribute: Equatable, Sendable {
+    public var name: String
+    public var value: String
+
+    public init(name: String, value: String) {
+        self.name = name
+        self.value = value
+    }
+}
+
+/// Reads SSML the way speech-dispatcher delivers it: tags, entities, and whatever else clients
+/// send. Never fails: a `<` that starts no tag is text, an unknown entity stays as written,
+/// comments, processing instructions and DOCTYPE declarations are skipped (entities they declare
+/// are never expanded).
+public enum SSMLReader {
+    /// The tokens of `source`, adjacent text merged.
+    public static func tokens(of source: String) -> [SSMLToken] {
+        var tokens: [SSMLToken] = []
+        var text = ""
+        let scalars = Array(source.unicodeScalars)
+        var index = 0
+
+        func flushText() {
+            if !text.isEmpty {
+                tokens.append(.text(text))
+                text = ""
+            }
+        }
+
+        while index < scalars.count {
+            let scalar = scalars[index]
+            if scalar == "<" {
+                if let (token, next) = tag(in: scalars, at: index) {
+                    flushText()
+                    if let token { tokens.append(token) }
+                    index = next
+                    continue
+                }
+                text.unicodeScalars.append(scalar)
+                index += 1
+            } else if scalar == "&" {
+                let (decoded, next) = entity(in: scalars, at: index)
+                text += decoded
+                index = next
+            } else {
+                text.unicodeScalars.append(scalar)
+                index += 1
+            }
+        }
+        flushText()
+        return tokens
+    }
+
+    /// Parses markup starting at `<`; nil when it is no markup (then `<` is text). A nil token
+    /// with an index means markup that is skipped (comment, declaration, instruction).
+    private static func tag(in s: [Unicode.Scalar], at start: Int) -> (SSMLToken?, Int)? {
+        var i = start + 1
+        guard i < s.count else { return nil }
+        if s[i] == "!" {
+            if matches(s, at: i, "!--") {
+                guard let end = find(s, "-->", from: i + 3) else { return nil }
+                return (nil, end + 3)
+            }
+            if matches(s, at: i, "![CDATA[") {
+                guard let end = find(s, "]]>", from: i + 8) else { return nil }
+                return (.text(String(String.UnicodeScalarView(s[(i + 8)..<end]))), end + 3)
+            }
+            // DOCTYPE and other declarations, with any internal subset in brackets.
+            var depth = 0
+            while i < s.count {
+                if s[i] == "[" { depth += 1 }
+                if s[i] == "]" { depth -= 1 }
+                if s[i] == ">" && depth <= 0 { return (nil, i + 1) }
+                i += 1
+            }
+            return nil
+        }
+        if s[i] == "?" {
+            guard let end = find(s, "?>", from: i + 1) else { return nil }
+            return (nil, end + 2)
+        }
+        var isEnd = false
+        if s[i] == "/" {
+            isEnd = true
+            i += 1
+        }
+        let nameStart = i
+        while i < s.count, isNameScalar(s[i]) { i += 1 }
+        guard i > nameStart, isNameStartScalar(s[nameStart]) else { return nil }
+        let name = String(String.UnicodeScalarView(s[nameStart..<i]))
+        if isEnd {
+            while i < s.count, isSpace(s[i]) { i += 1 }
+            guard i < s.count, s[i] == ">" else { return nil }
+            return (.endTag(name: name), i + 1)
+        }
+        var attributes: [SSMLAttribute] = []
+        while true {
+            while i < s.count, isSpace(s[i]) { i += 1 }
+            guard i < s.count else { return nil }
+            if s[i] == ">" {
+                return (.startTag(name: name, attributes: attributes, isSelfClosing: false), i + 1)
+            }
+            if s[i] == "/" {
+                guard i + 1 < s.count, s[i + 1] == ">" else { return nil }
+                return (.startTag(name: name, attributes: attributes, isSelfClosing: true), i + 2)
+            }
+            let attributeStart = i
+            while i < s.count, isNameScalar(s[i]) { i += 1 }
+            guard i > attributeStart else { return nil }
+            let attributeName = String(String.UnicodeScalarView(s[attributeStart..<i]))
+            while i < s.count, isSpace(s[i]) { i += 1 }
+            guard i < s.count, s[i] == "=" else {
+                // An attribute without a value (HTML style): keep it, empty.
+                attributes.append(SSMLAttribute(name: attributeName, value: ""))
+                continue
+            }
+            i += 1
+            while i < s.count, isSpace(s[i]) { i += 1 }
+            guard i < s.count else { return nil }
+            var raw: ArraySlice<Unicode.Scalar>
+            if s[i] == "\"" || s[i] == "'" {
+                let quote = s[i]
+                guard let end = s[(i + 1)...].firstIndex(of: quote) else { return nil }
+                raw = s[(i + 1)..<end]
+                i = end + 1
+            } else {
+                let valueStart = i
+                while i < s.count, !isSpace(s[i]), s[i] != ">", s[i] != "/" || (i + 1 < s.count && s[i + 1] != ">") {
+                    i += 1
+                }
+                raw = s[valueStart..<i]
+            }
+            attributes.append(SSMLAttribute(name: attributeName, value: decodeEntities(Array(raw))))
+        }
+    }
+
+    private static func decodeEntities(_ s: [Unicode.Scalar]) -> String {
+        var result = ""
+        var i = 0
+        while i < s.count {
+            if s[i] == "&" {
+                let (decoded, next) = entity(in: s, at: i)
+                result += decoded
+                i = next
+            } else {
+                result.unicodeScalars.append(s[i])
+                i += 1
+            }
+        }
+        return result
+    }
+
+    /// Decodes the entity at `&`; an unknown or unterminated one is kept as written.
+    private static func entity(in s: [Unicode.Scalar], at start: Int) -> (String, Int) {
+        var i = start + 1
+        while i < s.count, i - start <= 12, s[i] != ";", s[i] != "&", !isSpace(s[i]), s[i] != "<" { i += 1 }
+        guard i < s.count, s[i] == ";" else { return ("&", start + 1) }
+        let body = String(String.UnicodeScalarView(s[(start + 1)..<i]))
+        let next = i + 1
+        switch body {
+        case "lt": return ("<", next)
+        case "gt": return (">", next)
+        case "amp": return ("&", next)
+        case "quot": return ("\"", next)
+        case "apos": return ("'", next)
+        case "nbsp": return ("\u{A0}", next)
+        default: break
+        }
+        if body.hasPrefix("#") {
+            let digits = body.dropFirst()
+            let value: UInt32?
+            if digits.first == "x" || digits.first == "X" {
+                value = UInt32(digits.dropFirst(), radix: 16)
+            } else {
+                value = UInt32(digits, radix: 10)
+            }
+            if let value, value != 0, let scalar = Unicode.Scalar(value) {
+                return (String(Character(scalar)), next)
+            }
+        }
+        return ("&", start + 1)
+    }
+
+    private static func matches(_ s: [Unicode.Scalar], at index: Int, _ literal: String) -> Bool {
+        var i = index
+        for scalar in literal.unicodeScalars {
+            guard i < s.count, s[i] == scalar else { return false }
+            i += 1
+        }
+        return true
+    }
+
+    private static func find(_ s: [Unicode.Scalar], _ literal: String, from index: Int) -> Int? {
+        var i = index
+        while i < s.count {
+            if matches(s, at: i, literal) { return i }
+            i += 1
+        }
+        return nil
+    }
+
+    private static func isSpace(_ scalar: Unicode.Scalar) -> Bool {
+        scalar == " " || scalar == "\t" || scalar == "\n" || scalar == "\r"
+    }
+
+    private static func isNameStartScalar(_ scalar: Unicode.Scalar) -> Bool {
+        scalar.properties.isAlphabetic || scalar == "_" || scalar == ":"
+    }
+
+    private static func isNameScalar(_ scalar: Unicode.Scalar) -> Bool {
+        isNameStartScalar(scalar) || scalar.properties.numericType != nil || scalar == "-" || scalar == "."
+    }
+}

@@ -1,0 +1,30 @@
+/// A stretch of a message the engine synthesises in one call, with the marks around it.
+///
+/// libespeak-ng 1.51 loses a `<mark/>` that follows a sentence end, which is where the server
+/// puts its `__spd_N` marks. So a message is cut before every such mark and before the first word:
+/// those marks are `leadingMarks`, reported by Utter itself at the first sample of the segment.
+/// Marks inside a sentence stay in `markup`, renamed `m0`, `m1`, … (index into `inlineMarks`),
+/// so the engine reports them at their exact sample whatever characters the real names hold.
+public struct SpeechSegment: Equatable, Sendable {
+    /// Marks to report before the first sample of this segment, in order.
+    public var leadingMarks: [String]
+    /// SSML for the engine, a complete `<speak>` document; nil when there is nothing to say.
+    public var markup: String?
+    /// The real names of the marks inside `markup`, in order.
+    public var inlineMarks: [String]
+
+    public init(leadingMarks: [String] = [], markup: String? = nil, inlineMarks: [String] = []) {
+        self.leadingMarks = leadingMarks
+        self.markup = markup
+        self.inlineMarks = inlineMarks
+    }
+
+    /// The engine-side name of inline mark `index`.
+    public static func inlineMarkName(_ index: Int) -> String { "m\(index)" }
+
+    /// The index encoded in an engine-side mark name, if it is one of ours.
+    public static func inlineMarkIndex(_ name: String) -> Int? {
+        guard name.first == "m" else { return nil }
+        return Int(name.dropFirst())
+    }
+}

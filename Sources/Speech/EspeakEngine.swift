@@ -1,0 +1,179 @@
+public import Voices
+import CEspeakNG
+
+/// Something libespeak-ng refused, with what to try.
+public struct SpeechEngineError: Error, CustomStringConvertible {
+    public let operation: String
+    public let code: Int32
+
+    public var description: String {
+        var buffer = [CChar](repeating: 0, count: 512)
+        espeak_ng_GetStatusCodeMessage(espeak_ng_STATUS(UInt32(bitPattern: code)), &buffer, buffer.count)
+        let message = String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        return "espeak-ng could not \(operation): \(message) (is the espeak-ng-data package installed?)"
+    }
+}
+
+/// Prosody and reading settings for one synthesis call, in espeak-ng's units.
+public struct EngineParameters: Equatable, Sendable {
+    public var wordsPerMinute = 175
+    /// 0…100, 50 = the voice's normal pitch.
+    public var pitch = 50
+    /// 0…100, 50 = normal intonation range.
+    public var pitchRange = 50
+    public var punctuation = Punctuation.none
+    public var capitals = Capitals.none
+
+    public enum Punctuation: Equatable, Sendable {
+        case none
+        case all
+        case some(String)
+    }
+
+    public enum Capitals: Equatable, Sendable {
+        case none, sound, spell
+    }
+
+    public init() {}
+}
+
+/// What espeak-ng reported at a sample of the current synthesis call.
+struct EngineMark {
+    var name: String
+    /// Samples since the start of the call.
+    var sample: Int
+}
+
+/// libespeak-ng in synchronous mode. Not thread-safe, like the library: after `init` it is used
+/// by one thread only (the synth thread).
+public final class EspeakEngine {
+    /// Receives each chunk of audio and the marks inside it; returns false to abort the call.
+    typealias Sink = (UnsafeBufferPointer<Int16>, [EngineMark]) -> Bool
+
+    public let sampleRate: Int
+    private var sink: Sink?
+    private var currentVoice = ""
+    private var currentParameters: EngineParameters?
+
+    /// Loads espeak-ng's data from `dataPath` (nil: the library's default location).
+    public init(dataPath: String? = nil, chunkMilliseconds: Int32 = 20) throws(SpeechEngineError) {
+        espeak_ng_InitializePath(dataPath)
+        var status = espeak_ng_Initialize(nil)
+        guard status == ENS_OK else { throw SpeechEngineError(operation: "load its data", code: Int32(bitPattern: status.rawValue)) }
+        status = espeak_ng_InitializeOutput(ENOUTPUT_MODE_SYNCHRONOUS, chunkMilliseconds, nil)
+        guard status == ENS_OK else {
+            throw SpeechEngineError(operation: "set up synchronous output", code: Int32(bitPattern: status.rawValue))
+        }
+        sampleRate = Int(espeak_ng_GetSampleRate())
+        espeak_SetSynthCallback(engineCallback)
+    }
+
+    deinit {
+        espeak_ng_Terminate()
+    }
+
+    /// Every espeak-ng voice (variants excluded), with its languages in espeak-ng's priority order.
+    public func voices() -> [Voice] {
+        guard let list = espeak_ListVoices(nil) else { return [] }
+        var voices: [Voice] = []
+        var index = 0
+        while let pointer = list[index] {
+            index += 1
+            let entry = pointer.pointee
+            guard let namePointer = entry.name, let identifierPointer = entry.identifier else { continue }
+            let name = String(cString: namePointer)
+            let identifier = String(cString: identifierPointer)
+            var languages: [Voice.Language] = []
+            if var cursor = entry.languages {
+                // A sequence of (priority byte, NUL-terminated tag), ended by a zero priority.
+                while cursor.pointee != 0 {
+                    let priority = Int(UInt8(bitPattern: cursor.pointee))
+                    let tagText = String(cString: cursor + 1)
+                    if let tag = LanguageTag(tagText), !languages.contains(where: { $0.tag == tag }) {
+                        languages.append(Voice.Language(tag: tag, priority: priority))
+                    }
+                    cursor += 2 + tagText.utf8.count
+                }
+            }
+            guard let primary = languages.first else { continue }
+            voices.append(
+                Voice(
+                    name: name, identifier: "espeak-ng:\(identifier)",
+                    primaryLanguages: [primary], supportedLanguages: Array(languages.dropFirst()),
+                    kind: .espeak(engineName: identifier)))
+        }
+        return voices
+    }
+
+    /// Selects `engineName` with `variant` (`none` or nil: the voice's own sound).
+    func setVoice(_ engineName: String, variant: String?) throws(SpeechEngineError) {
+        let full = variant.map { $0 == "none" || $0.isEmpty ? engineName : "\(engineName)+\($0)" } ?? engineName
+        guard full != currentVoice else { return }
+        let status = espeak_SetVoiceByName(full)
+        guard status == EE_OK else {
+            throw SpeechEngineError(operation: "select voice \(full.debugDescription)", code: Int32(status.rawValue))
+        }
+        currentVoice = full
+    }
+
+    func apply(_ parameters: EngineParameters) {
+        guard parameters != currentParameters else { return }
+        espeak_SetParameter(espeakRATE, Int32(parameters.wordsPerMinute), 0)
+        espeak_SetParameter(espeakPITCH, Int32(parameters.pitch), 0)
+        espeak_SetParameter(espeakRANGE, Int32(parameters.pitchRange), 0)
+        switch parameters.punctuation {
+        case .none:
+            espeak_SetParameter(espeakPUNCTUATION, Int32(espeakPUNCT_NONE.rawValue), 0)
+        case .all:
+            espeak_SetParameter(espeakPUNCTUATION, Int32(espeakPUNCT_ALL.rawValue), 0)
+        case .some(let list):
+            var wide = list.unicodeScalars.map { wchar_t(bitPattern: $0.value) }
+            wide.append(0)
+            espeak_SetPunctuationList(wide)
+            espeak_SetParameter(espeakPUNCTUATION, Int32(espeakPUNCT_SOME.rawValue), 0)
+        }
+        let capitals: Int32 =
+            switch parameters.capitals {
+            case .none: 0
+            case .sound: 1
+            case .spell: 2
+            }
+        espeak_SetParameter(espeakCAPITALS, capitals, 0)
+        currentParameters = parameters
+    }
+
+    /// Synthesises one SSML document, handing audio and marks to `sink` as they come.
+    func synthesize(ssml: String, pauseAtEnd: Bool, sink: @escaping Sink) {
+        self.sink = sink
+        defer { self.sink = nil }
+        var flags = UInt32(espeakCHARS_UTF8) | UInt32(espeakSSML)
+        if pauseAtEnd { flags |= UInt32(espeakENDPAUSE) }
+        let context = Unmanaged.passUnretained(self).toOpaque()
+        ssml.withCString { text in
+            _ = espeak_Synth(text, ssml.utf8.count + 1, 0, POS_CHARACTER, 0, flags, nil, context)
+        }
+    }
+
+    fileprivate func deliver(_ samples: UnsafeBufferPointer<Int16>, _ events: UnsafeMutablePointer<espeak_EVENT>?) -> Bool {
+        var marks: [EngineMark] = []
+        if var event = events {
+            while event.pointee.type != espeakEVENT_LIST_TERMINATED {
+                if event.pointee.type == espeakEVENT_MARK, let name = event.pointee.id.name {
+                    marks.append(EngineMark(name: String(cString: name), sample: Int(event.pointee.sample)))
+                }
+                event += 1
+            }
+        }
+        return sink?(samples, marks) ?? false
+    }
+}
+
+/// espeak-ng's synthesis callback: finds the engine through the event's user data.
+private func engineCallback(
+    _ wave: UnsafeMutablePointer<Int16>?, _ count: Int32, _ events: UnsafeMutablePointer<espeak_EVENT>?
+) -> Int32 {
+    guard let events, let context = events.pointee.user_data else { return 0 }
+    let engine = Unmanaged<EspeakEngine>.fromOpaque(context).takeUnretainedValue()
+    let samples = UnsafeBufferPointer(start: wave, count: wave == nil ? 0 : Int(max(0, count)))
+    return engine.deliver(samples, events) ? 0 : 1
+}

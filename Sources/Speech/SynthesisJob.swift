@@ -1,0 +1,53 @@
+/// One message for the synth thread.
+public struct SynthesisJob: Sendable {
+    /// Increases with every message; stale reports are recognised by it.
+    public var id: UInt64
+    /// SSML as the server sent it (or as built for CHAR and KEY).
+    public var ssml: String
+    /// espeak-ng voice name as `espeak_SetVoiceByName` takes it.
+    public var engineVoice: String
+    /// espeak-ng variant, `none` for the voice's own sound.
+    public var variant: String?
+    public var parameters: EngineParameters
+    /// Linear gain applied to every sample (0…1).
+    public var gain: Float
+    /// Spell every text letter by letter.
+    public var spellsText: Bool
+
+    public init(
+        id: UInt64, ssml: String, engineVoice: String, variant: String?, parameters: EngineParameters,
+        gain: Float, spellsText: Bool
+    ) {
+        self.id = id
+        self.ssml = ssml
+        self.engineVoice = engineVoice
+        self.variant = variant
+        self.parameters = parameters
+        self.gain = gain
+        self.spellsText = spellsText
+    }
+}
+
+/// What the synth thread reports, each at an absolute position of the sample ring.
+public enum SynthesisEvent: Equatable, Sendable {
+    /// The job's first sample is at `position`.
+    case audioStart(job: UInt64, position: UInt64)
+    /// Mark `name` sits before the sample at `position`.
+    case mark(job: UInt64, name: String, position: UInt64)
+    /// The job's last sample ends before `position`.
+    case end(job: UInt64, position: UInt64)
+
+    /// The job the event belongs to.
+    public var job: UInt64 {
+        switch self {
+        case .audioStart(let job, _), .mark(let job, _, _), .end(let job, _): job
+        }
+    }
+
+    /// The ring position the event waits for.
+    public var position: UInt64 {
+        switch self {
+        case .audioStart(_, let position), .mark(_, _, let position), .end(_, let position): position
+        }
+    }
+}

@@ -1,0 +1,223 @@
+public import AudioOutput
+public import Logging
+import CUtterShims
+import Glibc
+import SSML
+import Synchronization
+
+/// The synth thread: runs every espeak-ng call, writes samples into the audio ring and reports
+/// marks and ends at their sample positions.
+public final class Synthesizer: Sendable {
+    private let queue = Mutex<[SynthesisJob]>([])
+    private let events = Mutex<[SynthesisEvent]>([])
+    /// Every job with an id up to this one is cancelled.
+    private let cancelledThrough = Atomic<UInt64>(0)
+    private let isShuttingDown = Atomic<Bool>(false)
+    private let wakeFD: Int32
+    private let controlWakeFD: Int32
+    private let audio: AudioOutput
+    private let logger: Logger
+    private let thread = Mutex<pthread_t?>(nil)
+    private let engineBox: EngineBox
+
+    /// Takes over `engine`: from `start()` on, only the synth thread uses it.
+    public init(engine: consuming EspeakEngine, audio: AudioOutput, controlWakeFD: Int32, logger: Logger) {
+        self.engineBox = EngineBox(engine)
+        self.audio = audio
+        self.controlWakeFD = controlWakeFD
+        self.logger = logger
+        self.wakeFD = CUtterShims_eventfd(0)
+        precondition(wakeFD >= 0, "eventfd failed: \(errno)")
+    }
+
+    /// Starts the thread.
+    public func start() {
+        let context = Unmanaged.passRetained(self).toOpaque()
+        var handle = pthread_t()
+        let result = pthread_create(&handle, nil, synthThreadMain, context)
+        precondition(result == 0, "could not start the synth thread: \(result)")
+        thread.withLock { $0 = handle }
+    }
+
+    /// Queues a job; it runs after the jobs before it.
+    public func submit(_ job: SynthesisJob) {
+        queue.withLock { $0.append(job) }
+        signal(wakeFD)
+    }
+
+    /// Cancels `job` and every earlier one: their synthesis stops at the next chunk.
+    public func cancel(through job: UInt64) {
+        cancelledThrough.max(job, ordering: .releasing)
+        signal(wakeFD)
+    }
+
+    /// Removes and returns the events reported since the last call.
+    public func takeEvents() -> [SynthesisEvent] {
+        events.withLock { pending in
+            defer { pending.removeAll(keepingCapacity: true) }
+            return pending
+        }
+    }
+
+    /// Stops the thread after the current chunk and waits for it.
+    public func shutdown() {
+        isShuttingDown.store(true, ordering: .releasing)
+        cancelledThrough.store(.max, ordering: .releasing)
+        signal(wakeFD)
+        if let handle = thread.withLock({ $0.take() }) {
+            pthread_join(handle, nil)
+        }
+    }
+
+    fileprivate func run() {
+        let engine = engineBox.engine
+        while !isShuttingDown.load(ordering: .acquiring) {
+            let job = queue.withLock { $0.isEmpty ? nil : $0.removeFirst() }
+            guard let job else {
+                var value: UInt64 = 0
+                _ = read(wakeFD, &value, 8)
+                continue
+            }
+            guard !isCancelled(job.id) else { continue }
+            perform(job, engine: engine)
+        }
+    }
+
+    private func isCancelled(_ job: UInt64) -> Bool {
+        cancelledThrough.load(ordering: .acquiring) >= job
+    }
+
+    private func report(_ new: [SynthesisEvent]) {
+        guard !new.isEmpty else { return }
+        events.withLock { $0.append(contentsOf: new) }
+        signal(controlWakeFD)
+    }
+
+    private func perform(_ job: SynthesisJob, engine: EspeakEngine) {
+        let start: UInt64
+        do {
+            start = try audio.beginJob(job.id)
+        } catch {
+            logger.error("audio output unavailable, the message is reported as played", metadata: ["error": "\(error)"])
+            start = audio.writePosition
+        }
+        do {
+            try engine.setVoice(job.engineVoice, variant: job.variant)
+        } catch {
+            logger.warning("\(error); keeping the previous voice")
+        }
+        engine.apply(job.parameters)
+
+        let segments = Segmenter(spellsText: job.spellsText).segments(of: job.ssml)
+        var writer = JobWriter(job: job, audio: audio, start: start)
+        for (index, segment) in segments.enumerated() {
+            var reported = 0
+            let base = audio.writePosition
+            var pending: [SynthesisEvent] = segment.leadingMarks.map {
+                .mark(job: job.id, name: $0, position: base)
+            }
+            if let markup = segment.markup {
+                engine.synthesize(ssml: markup, pauseAtEnd: index < segments.count - 1) { samples, marks in
+                    guard !self.isCancelled(job.id), writer.write(samples, isCancelled: { self.isCancelled(job.id) })
+                    else { return false }
+                    pending += writer.takeStartEvent()
+                    for mark in marks {
+                        guard let markIndex = SpeechSegment.inlineMarkIndex(mark.name),
+                            markIndex < segment.inlineMarks.count, markIndex >= reported
+                        else { continue }
+                        let position = min(max(base + UInt64(max(0, mark.sample)), writer.lastMarkPosition), self.audio.writePosition)
+                        // Marks the engine skipped come first, at the same sample: all are reported, in order.
+                        while reported <= markIndex {
+                            pending.append(.mark(job: job.id, name: segment.inlineMarks[reported], position: position))
+                            reported += 1
+                        }
+                        writer.lastMarkPosition = position
+                    }
+                    self.report(pending)
+                    pending.removeAll()
+                    return true
+                }
+            }
+            guard !isCancelled(job.id) else { return }
+            let end = audio.writePosition
+            while reported < segment.inlineMarks.count {
+                pending.append(.mark(job: job.id, name: segment.inlineMarks[reported], position: end))
+                reported += 1
+            }
+            writer.lastMarkPosition = end
+            report(pending)
+        }
+        guard !isCancelled(job.id) else { return }
+        report(writer.takeStartEvent() + [.end(job: job.id, position: audio.writePosition)])
+    }
+}
+
+/// Scales samples by the job's gain and writes them into the ring.
+private struct JobWriter {
+    let job: SynthesisJob
+    let audio: AudioOutput
+    let start: UInt64
+    var startReported = false
+    var wroteAudio = false
+    var lastMarkPosition: UInt64
+    var scratch = [Int16](repeating: 0, count: 4096)
+
+    init(job: SynthesisJob, audio: AudioOutput, start: UInt64) {
+        self.job = job
+        self.audio = audio
+        self.start = start
+        self.lastMarkPosition = start
+    }
+
+    mutating func write(_ samples: UnsafeBufferPointer<Int16>, isCancelled: () -> Bool) -> Bool {
+        guard !samples.isEmpty else { return true }
+        wroteAudio = true
+        if job.gain >= 0.999 {
+            return audio.write(samples, isCancelled: isCancelled)
+        }
+        var offset = 0
+        while offset < samples.count {
+            let count = min(scratch.count, samples.count - offset)
+            let gain = job.gain
+            let ok = scratch.withUnsafeMutableBufferPointer { buffer -> Bool in
+                for index in 0..<count {
+                    buffer[index] = Int16(Float(samples[offset + index]) * gain)
+                }
+                return audio.write(UnsafeBufferPointer(rebasing: buffer[0..<count]), isCancelled: isCancelled)
+            }
+            guard ok else { return false }
+            offset += count
+        }
+        return true
+    }
+
+    /// The job's audio-start event, once, after its first sample was written.
+    mutating func takeStartEvent() -> [SynthesisEvent] {
+        guard wroteAudio, !startReported else { return [] }
+        startReported = true
+        return [.audioStart(job: job.id, position: start)]
+    }
+}
+
+/// Holds the engine for the synth thread.
+///
+/// `@unchecked Sendable` is sound because the engine is touched by exactly one thread: the
+/// creating thread hands it over in `Synthesizer.init` and never keeps a reference, and from
+/// `start()` on only `synthThreadMain` uses it.
+private final class EngineBox: @unchecked Sendable {
+    let engine: EspeakEngine
+    init(_ engine: consuming EspeakEngine) { self.engine = engine }
+}
+
+private func signal(_ fd: Int32) {
+    var one: UInt64 = 1
+    _ = write(fd, &one, 8)
+}
+
+private func synthThreadMain(_ context: UnsafeMutableRawPointer?) -> UnsafeMutableRawPointer? {
+    guard let context else { return nil }
+    let synthesizer = Unmanaged<Synthesizer>.fromOpaque(context).takeRetainedValue()
+    _ = CUtterShims_nameCurrentThread("utter-synth")
+    synthesizer.run()
+    return nil
+}

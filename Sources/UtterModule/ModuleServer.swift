@@ -1,0 +1,468 @@
+import Logging
+import AudioOutput
+import CUtterShims
+import Configuration
+import Glibc
+import ModuleProtocol
+import Speech
+import Voices
+
+/// The control thread: reads commands from speech-dispatcher, answers them, drives synthesis and
+/// playback, and is the only writer of stdout.
+public final class ModuleServer {
+    /// How long a halted message may wait for the render thread to report silence before its
+    /// terminal event is sent anyway: the server has no timeouts, so we must have one.
+    static let haltGraceNanoseconds: Int64 = 250_000_000
+
+    private let configurationPath: String?
+    private let logSink: LogSink
+    private let logger: Logger
+    private let inputFD: Int32
+    private var output: OutputChannel
+    private let wakeFD: Int32
+
+    private var splitter = LineSplitter()
+    private var reader = CommandReader()
+    private var settings = SpeechSettings()
+    private var machine = MessageStateMachine()
+    private var configuration = UtterConfiguration()
+    private var serverAudioDevice: String?
+    private var runtime: Runtime?
+    private var lastJob: UInt64 = 0
+    private var isFinished = false
+
+    // Playback of the current message.
+    private var queue: [SynthesisEvent] = []
+    private var queueHead = 0
+    private var endPosition: UInt64?
+    private var pauseLimitSet = false
+    private var haltDeadline: Int64?
+    private var reportedUnderruns = 0
+    private var reportedDeviceFailures = 0
+
+    private struct Runtime {
+        var factory: JobFactory
+        var audio: AudioOutput
+        var synthesizer: Synthesizer
+    }
+
+    /// A server for `configurationPath` (argv[1]; may name a missing file) on the given descriptors.
+    public init(configurationPath: String?, logSink: LogSink, inputFD: Int32 = 0, outputFD: Int32 = 1) {
+        self.configurationPath = configurationPath
+        self.logSink = logSink
+        self.logger = logSink.logger(label: "utter")
+        self.inputFD = inputFD
+        self.output = OutputChannel(fd: outputFD)
+        self.wakeFD = CUtterShims_eventfd(1)
+        precondition(wakeFD >= 0, "eventfd failed: \(errno)")
+    }
+
+    /// Serves until QUIT, stdin EOF or a closed stdout; returns the process exit status.
+    public func run() -> Int32 {
+        var buffer = [UInt8](repeating: 0, count: 1 << 16)
+        while !isFinished && output.isOpen {
+            var fds = [
+                pollfd(fd: inputFD, events: Int16(POLLIN), revents: 0),
+                pollfd(fd: wakeFD, events: Int16(POLLIN), revents: 0),
+            ]
+            let ready = poll(&fds, 2, pollTimeout())
+            if ready < 0 && errno != EINTR {
+                logger.critical("poll failed (errno \(errno)); exiting")
+                break
+            }
+            if fds[1].revents != 0 {
+                var value: UInt64 = 0
+                _ = read(wakeFD, &value, 8)
+            }
+            if fds[0].revents != 0 {
+                let count = buffer.withUnsafeMutableBytes { read(inputFD, $0.baseAddress, $0.count) }
+                if count == 0 || (count < 0 && errno != EINTR && errno != EAGAIN) {
+                    logger.info("stdin closed: speech-dispatcher is gone; exiting")
+                    _ = machine.abandon()
+                    break
+                }
+                if count > 0 {
+                    splitter.append(buffer[0..<count]) { line in
+                        if line.isTruncated {
+                            logger.error("a protocol line over \(splitter.maximumLineLength) bytes was cut")
+                        }
+                        handle(line.bytes)
+                    }
+                }
+            }
+            pumpPlayback()
+            checkHaltDeadline()
+            reportAudioHealth()
+        }
+        if !output.isOpen {
+            logger.notice("stdout closed by speech-dispatcher; exiting")
+        }
+        shutdown()
+        return 0
+    }
+
+    // MARK: - Commands
+
+    private func handle(_ line: [UInt8]) {
+        guard !isFinished, let result = reader.read(line) else { return }
+        switch result {
+        case .blockStarted(let kind):
+            switch kind {
+            case .audio: send(.receivingAudioSettings)
+            case .logLevel: send(.receivingLogLevel)
+            case .settings: send(.receivingSettings)
+            case .message: send(.receivingMessage)
+            }
+        case .command(let command):
+            handle(command)
+        }
+    }
+
+    private func handle(_ command: Command) {
+        switch command {
+        case .initialize:
+            initialize()
+        case .audio(let block):
+            configureAudio(block)
+        case .logLevel(let block):
+            if let text = block.value(of: "log_level"), let level = Int(text), (0...5).contains(level) {
+                if configuration.logLevel == nil { logSink.setSpeechDispatcherLevel(level) }
+            } else {
+                logger.warning("LOGLEVEL block without a level 0-5: \(block.settings) \(block.malformedLines)")
+            }
+            send(.logLevelSet)
+        case .set(let block):
+            for problem in settings.apply(block) { logger.warning("\(problem)") }
+            send(.settingsReceived)
+        case .message(let kind, let data):
+            speak(kind, data)
+        case .stop:
+            perform(machine.stop())
+        case .pause:
+            perform(machine.pause())
+        case .listVoices(let language, let variant):
+            listVoices(language: language, variant: variant)
+        case .debugOn(let path):
+            if logSink.openDebugFile(path) {
+                send(.debuggingOn)
+                logger.info("debug log opened", metadata: ["path": "\(path)"])
+            } else {
+                logger.error("cannot open debug log \(path.debugDescription) (errno \(errno))")
+                send(.cannotOpenDebugFile)
+            }
+        case .debugOff:
+            logSink.closeDebugFile()
+            send(.debuggingOff)
+        case .quit:
+            perform(machine.abandon())
+            send(.quitting)
+            isFinished = true
+        case .unknown(let line):
+            logger.error("unknown command \(String(line.prefix(200)).debugDescription)")
+            send(.unknownCommand)
+        }
+    }
+
+    private func initialize() {
+        guard runtime == nil else {
+            logger.warning("INIT received twice; already initialised")
+            send(.initialized(details: ["Utter is already initialised."]))
+            return
+        }
+        loadConfiguration()
+        let engine: EspeakEngine
+        do {
+            engine = try EspeakEngine()
+        } catch {
+            logger.critical("\(error)")
+            send(.initializationFailed(reason: "\(error)"))
+            return
+        }
+        let voices = engine.voices()
+        let catalogue = VoiceCatalogue(voices: voices)
+        let audio = AudioOutput(configuration: audioConfiguration(sampleRate: engine.sampleRate), controlWakeFD: wakeFD)
+        audio.start()
+        let synthesizer = Synthesizer(
+            engine: engine, audio: audio, controlWakeFD: wakeFD, logger: logSink.logger(label: "utter.synth"))
+        synthesizer.start()
+        runtime = Runtime(
+            factory: JobFactory(configuration: configuration, catalogue: catalogue), audio: audio,
+            synthesizer: synthesizer)
+        logger.info("initialised: \(voices.count) espeak-ng voices, \(catalogue.listings.count) voice list entries")
+        send(.initialized(details: ["Utter: \(voices.count) voices ready."]))
+    }
+
+    private func loadConfiguration() {
+        guard let path = configurationPath else { return }
+        guard let text = readTextFile(path) else {
+            logger.info("no configuration at \(path) (errno \(errno)); using the defaults")
+            return
+        }
+        let (parsed, issues) = UtterConfiguration.parse(text)
+        for issue in issues {
+            logger.warning("\(path): \(issue)")
+        }
+        configuration = parsed
+        if let level = parsed.logLevel { logSink.setSpeechDispatcherLevel(level) }
+    }
+
+    private func audioConfiguration(sampleRate: Int) -> AudioConfiguration {
+        let device = configuration.audioDevice ?? serverAudioDevice ?? "default"
+        let periodFrames = max(32, sampleRate * configuration.periodMilliseconds / 1000)
+        var alsaText: String?
+        if let path = configuration.audioConfigurationFile {
+            alsaText = readTextFile(path)
+            if alsaText == nil { logger.error("cannot read AudioConfigurationFile \(path) (errno \(errno))") }
+        }
+        return AudioConfiguration(
+            deviceName: device, alsaConfigText: alsaText, sampleRate: sampleRate, periodFrames: periodFrames,
+            bufferFrames: periodFrames * configuration.bufferPeriods)
+    }
+
+    private func configureAudio(_ block: SettingsBlock) {
+        let methods = block.value(of: "audio_output_method")?.split(separator: ",").map {
+            $0.trimmingCharacters(in: " ")
+        }
+        if methods?.first == "server" {
+            // Refusing makes the server send its real audio settings; Utter plays the audio itself.
+            send(.audioRefused(reason: "Utter plays its own audio through ALSA"))
+            return
+        }
+        if let device = block.value(of: "audio_alsa_device"), device != "NULL", !device.isEmpty {
+            serverAudioDevice = device
+        }
+        if let runtime {
+            let audioConfiguration = audioConfiguration(sampleRate: runtime.audio.configuration.sampleRate)
+            runtime.audio.setDevice(audioConfiguration)
+            logger.info("audio device \(audioConfiguration.deviceName.debugDescription)")
+        }
+        send(.audioInitialized)
+    }
+
+    private func listVoices(language: String?, variant: String?) {
+        guard let runtime, !runtime.factory.catalogue.listings.isEmpty else {
+            send(.cannotListVoices)
+            return
+        }
+        var listings = runtime.factory.catalogue.listings(language: language)
+        if listings.isEmpty { listings = runtime.factory.catalogue.listings }
+        _ = variant  // every voice is listed with variant `none`; voice types choose variants
+        send(.voiceList(listings.map { VoiceListEntry(name: $0.name, language: $0.language.description) }))
+    }
+
+    private func speak(_ kind: MessageKind, _ data: MessageData) {
+        if data.hadInvalidUTF8 {
+            logger.warning("\(kind.rawValue) data is not valid UTF-8; invalid bytes are spoken as U+FFFD")
+        }
+        if kind != .speak && data.lineCount > 1 {
+            logger.error("\(kind.rawValue) data has \(data.lineCount) lines; it must have one")
+            send(.dataMoreThanOneLine)
+            return
+        }
+        if data.text.isEmpty {
+            logger.error("\(kind.rawValue) without text")
+            send(.cannotSpeak)
+            return
+        }
+        if runtime == nil { initialize() }
+        guard let runtime else {
+            send(.cannotSpeak)
+            return
+        }
+        if let current = machine.currentMessage {
+            // The server never does this; if it does, it believes the old message is over.
+            logger.error("a new message arrived while message \(current) was speaking; dropping the old one silently")
+            runtime.synthesizer.cancel(through: current)
+            runtime.audio.stop(job: current)
+            machine = MessageStateMachine()
+        }
+        lastJob += 1
+        guard let (job, voice, reason) = runtime.factory.job(id: lastJob, kind: kind, text: data.text, settings: settings)
+        else {
+            logger.error("no voice to speak with")
+            send(.cannotSpeak)
+            return
+        }
+        if kind == .soundIcon {
+            logger.notice("sound icon \(data.text.debugDescription): sound icons are not played by this version")
+        }
+        logger.debug(
+            "message \(job.id): \(kind.rawValue), \(data.text.utf8.count) bytes, voice \(voice.name.debugDescription) (\(reason))"
+        )
+        resetPlayback()
+        send(.speaking)
+        machine.accept(job.id)
+        runtime.synthesizer.submit(job)
+    }
+
+    // MARK: - Playback events
+
+    private func resetPlayback() {
+        queue.removeAll(keepingCapacity: true)
+        queueHead = 0
+        endPosition = nil
+        pauseLimitSet = false
+        haltDeadline = nil
+    }
+
+    /// Moves events whose sample has been heard into the state machine.
+    private func pumpPlayback() {
+        guard let runtime else { return }
+        let events = runtime.synthesizer.takeEvents()
+        guard let job = machine.currentMessage else { return }
+        for event in events where event.job == job {
+            queue.append(event)
+            if case .end(_, let position) = event { endPosition = position }
+        }
+        if machine.isPausePending { limitPlaybackForPause() }
+        while machine.currentMessage == job {
+            if machine.isHalting {
+                if runtime.audio.stoppedJob >= job {
+                    perform(machine.playbackHalted(job))
+                }
+                return
+            }
+            let played = runtime.audio.playedPosition
+            var progressed = false
+            while queueHead < queue.count, isHeard(queue[queueHead], played: played) {
+                let event = queue[queueHead]
+                queueHead += 1
+                progressed = true
+                switch event {
+                case .audioStart: perform(machine.audioStarted(job))
+                case .mark(_, let name, _): perform(machine.markReached(name, in: job))
+                case .end: perform(machine.audioFinished(job))
+                }
+                if machine.currentMessage != job || machine.isHalting { break }
+            }
+            if queueHead > 4096 && queueHead * 2 > queue.count {
+                queue.removeFirst(queueHead)
+                queueHead = 0
+            }
+            guard machine.currentMessage == job, !machine.isHalting else { continue }
+            guard queueHead < queue.count else { return }
+            runtime.audio.notify(whenPlayedReaches: threshold(of: queue[queueHead]))
+            // A crossing between the read above and setting the threshold would be missed: look again.
+            if !progressed && runtime.audio.playedPosition == played { return }
+        }
+    }
+
+    private func threshold(of event: SynthesisEvent) -> UInt64 {
+        // A mark or the start is heard when the sample after it plays; at the very end, at the end.
+        let own: UInt64
+        if case .end(_, let position) = event { own = position } else { own = event.position + 1 }
+        if let endPosition { return min(own, endPosition) }
+        return own
+    }
+
+    private func isHeard(_ event: SynthesisEvent, played: UInt64) -> Bool {
+        played >= threshold(of: event)
+    }
+
+    /// Keeps playback from running past the next `__spd_` mark while a PAUSE is pending.
+    private func limitPlaybackForPause() {
+        guard !pauseLimitSet, let runtime else { return }
+        for index in queueHead..<queue.count {
+            if case .mark(_, let name, let position) = queue[index], name.hasPrefix("__spd_") {
+                runtime.audio.limitPlayback(to: position)
+                pauseLimitSet = true
+                logger.debug("pause: playing on to \(name) at sample \(position)")
+                return
+            }
+        }
+    }
+
+    private func perform(_ actions: [MessageStateMachine.Action]) {
+        for action in actions {
+            switch action {
+            case .send(let event):
+                output.send(event.encoded)
+                if event.isTerminal {
+                    resetPlayback()
+                }
+            case .haltPlayback(let reason):
+                guard let runtime, let job = machine.currentMessage else { continue }
+                runtime.synthesizer.cancel(through: job)
+                runtime.audio.stop(job: job)
+                haltDeadline = Self.now() + Self.haltGraceNanoseconds
+                logger.debug("message \(job): halting for \(reason)")
+            case .pauseRequested:
+                limitPlaybackForPause()
+            }
+        }
+    }
+
+    private func checkHaltDeadline() {
+        guard let deadline = haltDeadline, let job = machine.currentMessage, Self.now() >= deadline else { return }
+        logger.warning("the audio device did not confirm silence in time; ending message \(job) anyway")
+        perform(machine.playbackHalted(job))
+    }
+
+    private func pollTimeout() -> Int32 {
+        guard let deadline = haltDeadline else { return -1 }
+        let remaining = (deadline - Self.now()) / 1_000_000
+        return Int32(max(0, min(remaining + 1, 1000)))
+    }
+
+    private func reportAudioHealth() {
+        guard let runtime else { return }
+        let underruns = runtime.audio.underrunCount
+        if underruns != reportedUnderruns {
+            logger.notice("audio underruns: \(underruns) so far (\(underruns - reportedUnderruns) new)")
+            reportedUnderruns = underruns
+        }
+        let failures = runtime.audio.deviceFailureCount
+        if failures != reportedDeviceFailures {
+            logger.error(
+                "audio device failed: \(runtime.audio.lastDeviceFailure.map { "\($0)" } ?? "unknown error"); the message is reported as played, the device is reopened for the next one"
+            )
+            reportedDeviceFailures = failures
+        }
+    }
+
+    private func send(_ reply: Reply) {
+        output.send(reply.encoded)
+    }
+
+    private func shutdown() {
+        guard let runtime else { return }
+        if let job = machine.currentMessage {
+            runtime.synthesizer.cancel(through: job)
+            runtime.audio.stop(job: job)
+        }
+        runtime.synthesizer.shutdown()
+        runtime.audio.shutdown()
+        self.runtime = nil
+    }
+
+    private static func now() -> Int64 {
+        var time = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &time)
+        return Int64(time.tv_sec) * 1_000_000_000 + Int64(time.tv_nsec)
+    }
+}
+
+/// The whole file at `path` as text, or nil when it cannot be read.
+func readTextFile(_ path: String) -> String? {
+    let fd = open(path, O_RDONLY | O_CLOEXEC)
+    guard fd >= 0 else { return nil }
+    defer { close(fd) }
+    var bytes: [UInt8] = []
+    var chunk = [UInt8](repeating: 0, count: 16384)
+    while true {
+        let count = chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
+        if count < 0 && errno == EINTR { continue }
+        guard count > 0 else { return count == 0 ? String(decoding: bytes, as: UTF8.self) : nil }
+        bytes.append(contentsOf: chunk[0..<count])
+        if bytes.count > 4 << 20 { return nil }  // no configuration file is that large
+    }
+}
+
+extension Substring {
+    fileprivate func trimmingCharacters(in set: Character) -> String {
+        var slice = self
+        while slice.first == set { slice = slice.dropFirst() }
+        while slice.last == set { slice = slice.dropLast() }
+        return String(slice)
+    }
+}

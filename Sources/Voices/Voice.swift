@@ -1,0 +1,43 @@
+/// A voice Utter offers, whatever makes its sound.
+public struct Voice: Equatable, Sendable {
+    /// How the voice is synthesised.
+    public enum Kind: Equatable, Sendable {
+        /// An espeak-ng voice, named as `espeak_SetVoiceByName` takes it.
+        case espeak(engineName: String)
+    }
+
+    /// A language the voice speaks, with espeak-ng's priority (lower is better).
+    public struct Language: Equatable, Sendable {
+        public var tag: LanguageTag
+        public var priority: Int
+
+        public init(tag: LanguageTag, priority: Int) {
+            self.tag = tag
+            self.priority = priority
+        }
+    }
+
+    /// What LIST VOICES shows and `synthesis_voice` selects; unique.
+    public var name: String
+    /// A stable identifier, e.g. `espeak-ng:gmw/en-US`.
+    public var identifier: String
+    /// The languages the voice is made for, best first.
+    public var primaryLanguages: [Language]
+    /// Further languages it can speak.
+    public var supportedLanguages: [Language]
+    public var kind: Kind
+
+    public init(
+        name: String, identifier: String, primaryLanguages: [Language], supportedLanguages: [Language] = [],
+        kind: Kind
+    ) {
+        self.name = name
+        self.identifier = identifier
+        self.primaryLanguages = primaryLanguages
+        self.supportedLanguages = supportedLanguages
+        self.kind = kind
+    }
+
+    /// Every language, primary ones first.
+    public var languages: [Language] { primaryLanguages + supportedLanguages }
+}

@@ -1,0 +1,123 @@
+/// The voices on offer, how they are listed and how a message's settings choose one.
+public struct VoiceCatalogue: Sendable {
+    /// One line of the voice list: a voice under one of its languages.
+    public struct Listing: Equatable, Sendable {
+        public var name: String
+        public var language: LanguageTag
+        public var voiceIndex: Int
+    }
+
+    public let voices: [Voice]
+    /// Every voice under its primary languages and again under each supported one (Orca filters
+    /// voices by that single language field); names are unique.
+    public let listings: [Listing]
+    private let voiceIndexByName: [String: Int]
+
+    public init(voices: [Voice]) {
+        self.voices = voices
+        var listings: [Listing] = []
+        var taken: Set<String> = []
+        var byName: [String: Int] = [:]
+        // The plain names go first so that no suffixed name can take one of them.
+        for voice in voices { taken.insert(voice.name.lowercased()) }
+        for (index, voice) in voices.enumerated() {
+            byName[voice.name.lowercased()] = byName[voice.name.lowercased()] ?? index
+            byName[voice.identifier.lowercased()] = byName[voice.identifier.lowercased()] ?? index
+            for (position, language) in voice.languages.enumerated() {
+                var name = voice.name
+                if position > 0 {
+                    name = "\(voice.name) [\(language.tag)]"
+                    var counter = 2
+                    while taken.contains(name.lowercased()) {
+                        name = "\(voice.name) [\(language.tag)] \(counter)"
+                        counter += 1
+                    }
+                    taken.insert(name.lowercased())
+                    byName[name.lowercased()] = index
+                }
+                listings.append(Listing(name: name, language: language.tag, voiceIndex: index))
+            }
+            if voice.languages.isEmpty, let none = LanguageTag("und") {
+                listings.append(Listing(name: voice.name, language: none, voiceIndex: index))
+            }
+        }
+        self.listings = listings
+        self.voiceIndexByName = byName
+    }
+
+    /// The listings for a LIST VOICES request; with a language (0.12 form), only those that match.
+    public func listings(language: String?) -> [Listing] {
+        guard let language, let tag = LanguageTag(language) else { return listings }
+        let exact = listings.filter { $0.language == tag }
+        if !exact.isEmpty { return exact }
+        return listings.filter { $0.language.primaryLanguage == tag.primaryLanguage }
+    }
+
+    /// The voice a listing name, voice name or identifier names (case-insensitive).
+    public func voice(named name: String) -> Voice? {
+        voiceIndexByName[name.lowercased()].map { voices[$0] }
+    }
+
+    /// How a voice was chosen, for the log.
+    public enum Reason: Equatable, Sendable {
+        case synthesisVoice
+        case language
+        case primaryLanguage
+        case defaultVoice
+        case defaultLanguage
+        case firstVoice
+    }
+
+    /// Chooses the voice for a message: `synthesisVoice` if it names one, else the best voice for
+    /// `language` (full tag, then primary subtag; primary languages and espeak-ng's priority first),
+    /// else `defaultVoice`, else `defaultLanguage`, else the first voice. Nil only when there are no voices.
+    public func select(
+        synthesisVoice: String?, language: String?, defaultVoice: String?, defaultLanguage: String
+    ) -> (voice: Voice, reason: Reason)? {
+        if let synthesisVoice, let voice = voice(named: synthesisVoice) {
+            return (voice, .synthesisVoice)
+        }
+        if let language, let tag = LanguageTag(language) {
+            if let voice = best(for: tag) { return (voice, .language) }
+            if let tag = LanguageTag(tag.primaryLanguage), let voice = best(forPrimary: tag) {
+                return (voice, .primaryLanguage)
+            }
+        }
+        if let defaultVoice, let voice = voice(named: defaultVoice) {
+            return (voice, .defaultVoice)
+        }
+        if let tag = LanguageTag(defaultLanguage) {
+            if let voice = best(for: tag) ?? LanguageTag(tag.primaryLanguage).flatMap(best(forPrimary:)) {
+                return (voice, .defaultLanguage)
+            }
+        }
+        return voices.first.map { ($0, .firstVoice) }
+    }
+
+    /// The voice that speaks exactly `tag` best.
+    private func best(for tag: LanguageTag) -> Voice? {
+        var best: (rank: (Int, Int, Int), index: Int)?
+        for (index, voice) in voices.enumerated() {
+            for (position, language) in voice.languages.enumerated() where language.tag == tag {
+                let isPrimary = position < voice.primaryLanguages.count
+                let rank = (isPrimary ? 0 : 1, language.priority, index)
+                if best == nil || rank < best!.rank { best = (rank, index) }
+            }
+        }
+        return best.map { voices[$0.index] }
+    }
+
+    /// The voice for a bare language subtag: one listing that language itself, else any dialect.
+    private func best(forPrimary tag: LanguageTag) -> Voice? {
+        if let voice = best(for: tag) { return voice }
+        var best: (rank: (Int, Int, Int), index: Int)?
+        for (index, voice) in voices.enumerated() {
+            for (position, language) in voice.languages.enumerated()
+            where language.tag.primaryLanguage == tag.primaryLanguage {
+                let rank = (position < voice.primaryLanguages.count ? 0 : 1, language.priority, index)
+                if best == nil || rank < best!.rank { best = (rank, index) }
+            }
+        }
+        return best.map { voices[$0.index] }
+    }
+}

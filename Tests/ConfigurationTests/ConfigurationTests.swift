@@ -1,0 +1,65 @@
+import Configuration
+import Testing
+
+@Test func `dotconf lines are split into keys and arguments`() {
+    let (entries, issues) = DotconfParser.parse(
+        """
+        # comment
+        DefaultVoice "English (America)"   # trailing comment
+          AudioDevice plughw:0
+        Name "say \\"hi\\""
+
+        """)
+    #expect(issues.isEmpty)
+    #expect(entries == [
+        DotconfEntry(key: "DefaultVoice", arguments: ["English (America)"], lineNumber: 2),
+        DotconfEntry(key: "AudioDevice", arguments: ["plughw:0"], lineNumber: 3),
+        DotconfEntry(key: "Name", arguments: ["say \"hi\""], lineNumber: 4),
+    ])
+}
+
+@Test func `an unclosed quote is reported with its line and skipped`() {
+    let (entries, issues) = DotconfParser.parse("A 1\nB \"open\nC 3\n")
+    #expect(entries.map(\.key) == ["A", "C"])
+    #expect(issues == [ConfigurationIssue(lineNumber: 2, message: "a quoted string is not closed")])
+}
+
+@Test func `the module configuration reads every key and reports bad lines`() {
+    let (configuration, issues) = UtterConfiguration.parse(
+        """
+        defaultvoice "German"
+        DefaultLanguage de-DE
+        AudioDevice "utter_capture"
+        AudioPeriodMilliseconds 10
+        AudioBufferPeriods 6
+        MinimumRate 100
+        NormalRate 200
+        MaximumRate 500
+        VoiceTypeVariant "female1" "f3"
+        VoiceTypeVariant "robot" "klatt"
+        AudioPeriodMilliseconds "fast"
+        Frobnicate yes
+        LogLevel 5
+        """)
+    #expect(configuration.defaultVoice == "German")
+    #expect(configuration.defaultLanguage == "de-DE")
+    #expect(configuration.audioDevice == "utter_capture")
+    #expect(configuration.periodMilliseconds == 10)
+    #expect(configuration.bufferPeriods == 6)
+    #expect(configuration.minimumRate == 100 && configuration.normalRate == 200 && configuration.maximumRate == 500)
+    #expect(configuration.voiceTypeVariants["female1"] == "f3")
+    #expect(configuration.logLevel == 5)
+    #expect(issues.map(\.lineNumber) == [10, 11, 12])
+}
+
+@Test func `an empty or missing configuration gives the defaults`() {
+    let (configuration, issues) = UtterConfiguration.parse("")
+    #expect(configuration == UtterConfiguration())
+    #expect(issues.isEmpty)
+}
+
+@Test func `inconsistent rates fall back to the defaults with one issue`() {
+    let (configuration, issues) = UtterConfiguration.parse("MinimumRate 300\nNormalRate 200\n")
+    #expect(configuration.minimumRate == UtterConfiguration().minimumRate)
+    #expect(issues.count == 1)
+}
