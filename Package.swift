@@ -73,7 +73,10 @@ let package = Package(
         .testTarget(name: "VoicesTests", dependencies: ["Voices", "Speech"], swiftSettings: upcoming),
         .testTarget(name: "AudioOutputTests", dependencies: ["AudioOutput"], swiftSettings: upcoming),
         .testTarget(
-            name: "ModuleTests", dependencies: ["sd_utter", "utter"],
+            name: "ModuleTests", dependencies: ["sd_utter", "utter", "Speech", "AudioOutput"],
+            swiftSettings: upcoming),
+        .testTarget(
+            name: "ServerTests", dependencies: ["sd_utter"], exclude: ["Clients"],
             swiftSettings: upcoming),
     ]
 )

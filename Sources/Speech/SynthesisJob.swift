@@ -34,20 +34,24 @@ public enum SynthesisEvent: Equatable, Sendable {
     case audioStart(job: UInt64, position: UInt64)
     /// Mark `name` sits before the sample at `position`.
     case mark(job: UInt64, name: String, position: UInt64)
+    /// Every mark before `position` has been reported; samples up to it may now be written.
+    case progress(job: UInt64, position: UInt64)
     /// The job's last sample ends before `position`.
     case end(job: UInt64, position: UInt64)
 
     /// The job the event belongs to.
     public var job: UInt64 {
         switch self {
-        case .audioStart(let job, _), .mark(let job, _, _), .end(let job, _): job
+        case .audioStart(let job, _), .mark(let job, _, _), .progress(let job, _), .end(let job, _): job
         }
     }
 
     /// The ring position the event waits for.
     public var position: UInt64 {
         switch self {
-        case .audioStart(_, let position), .mark(_, _, let position), .end(_, let position): position
+        case .audioStart(_, let position), .mark(_, _, let position), .progress(_, let position),
+            .end(_, let position):
+            position
         }
     }
 }

@@ -89,7 +89,11 @@ public final class Synthesizer: Sendable {
 
     private func report(_ new: [SynthesisEvent]) {
         guard !new.isEmpty else { return }
-        events.withLock { $0.append(contentsOf: new) }
+        events.withLock { pending in
+            // Only the newest progress matters: keep one.
+            if case .progress = pending.last, case .progress = new.first { pending.removeLast() }
+            pending.append(contentsOf: new)
+        }
         signal(controlWakeFD)
     }
 
@@ -109,7 +113,9 @@ public final class Synthesizer: Sendable {
         engine.apply(job.parameters)
 
         let segments = Segmenter(spellsText: job.spellsText).segments(of: job.ssml)
-        var writer = JobWriter(job: job, audio: audio, start: start)
+        var writer = JobWriter(job: job, audio: audio)
+        // The start comes first so that marks before the first word are heard with it.
+        report([.audioStart(job: job.id, position: start)])
         for (index, segment) in segments.enumerated() {
             var reported = 0
             let base = audio.writePosition
@@ -118,14 +124,13 @@ public final class Synthesizer: Sendable {
             }
             if let markup = segment.markup {
                 engine.synthesize(ssml: markup, pauseAtEnd: index < segments.count - 1) { samples, marks in
-                    guard !self.isCancelled(job.id), writer.write(samples, isCancelled: { self.isCancelled(job.id) })
-                    else { return false }
-                    pending += writer.takeStartEvent()
+                    guard !self.isCancelled(job.id) else { return false }
+                    let chunkEnd = self.audio.writePosition + UInt64(samples.count)
                     for mark in marks {
                         guard let markIndex = SpeechSegment.inlineMarkIndex(mark.name),
                             markIndex < segment.inlineMarks.count, markIndex >= reported
                         else { continue }
-                        let position = min(max(base + UInt64(max(0, mark.sample)), writer.lastMarkPosition), self.audio.writePosition)
+                        let position = min(max(base + UInt64(max(0, mark.sample)), writer.lastMarkPosition), chunkEnd)
                         // Marks the engine skipped come first, at the same sample: all are reported, in order.
                         while reported <= markIndex {
                             pending.append(.mark(job: job.id, name: segment.inlineMarks[reported], position: position))
@@ -133,9 +138,12 @@ public final class Synthesizer: Sendable {
                         }
                         writer.lastMarkPosition = position
                     }
+                    // Marks are reported before their samples are written, so playback limited to the
+                    // reported progress can never pass a mark nobody has seen yet (PAUSE relies on it).
+                    pending.append(.progress(job: job.id, position: chunkEnd))
                     self.report(pending)
-                    pending.removeAll()
-                    return true
+                    pending.removeAll(keepingCapacity: true)
+                    return writer.write(samples, isCancelled: { self.isCancelled(job.id) })
                 }
             }
             guard !isCancelled(job.id) else { return }
@@ -148,7 +156,7 @@ public final class Synthesizer: Sendable {
             report(pending)
         }
         guard !isCancelled(job.id) else { return }
-        report(writer.takeStartEvent() + [.end(job: job.id, position: audio.writePosition)])
+        report([.end(job: job.id, position: audio.writePosition)])
     }
 }
 
@@ -156,22 +164,17 @@ public final class Synthesizer: Sendable {
 private struct JobWriter {
     let job: SynthesisJob
     let audio: AudioOutput
-    let start: UInt64
-    var startReported = false
-    var wroteAudio = false
     var lastMarkPosition: UInt64
     var scratch = [Int16](repeating: 0, count: 4096)
 
-    init(job: SynthesisJob, audio: AudioOutput, start: UInt64) {
+    init(job: SynthesisJob, audio: AudioOutput) {
         self.job = job
         self.audio = audio
-        self.start = start
-        self.lastMarkPosition = start
+        self.lastMarkPosition = audio.writePosition
     }
 
     mutating func write(_ samples: UnsafeBufferPointer<Int16>, isCancelled: () -> Bool) -> Bool {
         guard !samples.isEmpty else { return true }
-        wroteAudio = true
         if job.gain >= 0.999 {
             return audio.write(samples, isCancelled: isCancelled)
         }
@@ -189,13 +192,6 @@ private struct JobWriter {
             offset += count
         }
         return true
-    }
-
-    /// The job's audio-start event, once, after its first sample was written.
-    mutating func takeStartEvent() -> [SynthesisEvent] {
-        guard wroteAudio, !startReported else { return [] }
-        startReported = true
-        return [.audioStart(job: job.id, position: start)]
     }
 }
 

@@ -35,7 +35,9 @@ public final class ModuleServer {
     private var queue: [SynthesisEvent] = []
     private var queueHead = 0
     private var endPosition: UInt64?
-    private var pauseLimitSet = false
+    /// Every mark before this position has been reported by the synth thread.
+    private var knownProgress: UInt64 = 0
+    private var pauseLimit: UInt64?
     private var haltDeadline: Int64?
     private var reportedUnderruns = 0
     private var reportedDeviceFailures = 0
@@ -301,7 +303,8 @@ public final class ModuleServer {
         queue.removeAll(keepingCapacity: true)
         queueHead = 0
         endPosition = nil
-        pauseLimitSet = false
+        knownProgress = 0
+        pauseLimit = nil
         haltDeadline = nil
     }
 
@@ -311,8 +314,16 @@ public final class ModuleServer {
         let events = runtime.synthesizer.takeEvents()
         guard let job = machine.currentMessage else { return }
         for event in events where event.job == job {
-            queue.append(event)
-            if case .end(_, let position) = event { endPosition = position }
+            switch event {
+            case .progress(_, let position):
+                knownProgress = max(knownProgress, position)
+            case .end(_, let position):
+                knownProgress = max(knownProgress, position)
+                endPosition = position
+                queue.append(event)
+            case .audioStart, .mark:
+                queue.append(event)
+            }
         }
         if machine.isPausePending { limitPlaybackForPause() }
         while machine.currentMessage == job {
@@ -332,6 +343,7 @@ public final class ModuleServer {
                 case .audioStart: perform(machine.audioStarted(job))
                 case .mark(_, let name, _): perform(machine.markReached(name, in: job))
                 case .end: perform(machine.audioFinished(job))
+                case .progress: break
                 }
                 if machine.currentMessage != job || machine.isHalting { break }
             }
@@ -348,9 +360,9 @@ public final class ModuleServer {
     }
 
     private func threshold(of event: SynthesisEvent) -> UInt64 {
-        // A mark or the start is heard when the sample after it plays; at the very end, at the end.
+        // BEGIN waits for the first sample to be heard; a mark, for every sample before it.
         let own: UInt64
-        if case .end(_, let position) = event { own = position } else { own = event.position + 1 }
+        if case .audioStart(_, let position) = event { own = position + 1 } else { own = event.position }
         if let endPosition { return min(own, endPosition) }
         return own
     }
@@ -360,16 +372,21 @@ public final class ModuleServer {
     }
 
     /// Keeps playback from running past the next `__spd_` mark while a PAUSE is pending.
+    ///
+    /// Until that mark is known, playback may not run past the point up to which the synth thread
+    /// has reported its marks, so the pause lands exactly on the mark and nothing after it is heard.
     private func limitPlaybackForPause() {
-        guard !pauseLimitSet, let runtime else { return }
+        guard let runtime else { return }
+        var limit = endPosition ?? knownProgress
         for index in queueHead..<queue.count {
             if case .mark(_, let name, let position) = queue[index], name.hasPrefix("__spd_") {
-                runtime.audio.limitPlayback(to: position)
-                pauseLimitSet = true
-                logger.debug("pause: playing on to \(name) at sample \(position)")
-                return
+                limit = position
+                break
             }
         }
+        guard limit != pauseLimit else { return }
+        pauseLimit = limit
+        runtime.audio.limitPlayback(to: limit)
     }
 
     private func perform(_ actions: [MessageStateMachine.Action]) {
@@ -387,6 +404,7 @@ public final class ModuleServer {
                 haltDeadline = Self.now() + Self.haltGraceNanoseconds
                 logger.debug("message \(job): halting for \(reason)")
             case .pauseRequested:
+                pumpPlayback()
                 limitPlaybackForPause()
             }
         }

@@ -16,7 +16,8 @@ final class Capture {
         var template = Array("/tmp/utter-audio-test-XXXXXX".utf8CString)
         let made = template.withUnsafeMutableBufferPointer { mkdtemp($0.baseAddress!) }
         precondition(made != nil, "mkdtemp failed")
-        directory = template.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
+        let directory = template.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
+        self.directory = directory
         self.files = (0..<files).map { "\(directory)/out\($0).raw" }
     }
 
@@ -248,7 +249,9 @@ func waitForWake(_ fd: Int32, timeoutMilliseconds: Int32 = 10_000) -> Bool {
         let start = try output.beginJob(1)
         // The limit keeps the ring full, so only cancellation can end the write.
         output.limitPlayback(to: start)
-        #expect(!output.write(signal(count: 5000, job: 1)) { true } )
+        let samples = signal(count: 5000, job: 1)
+        let finished = samples.withUnsafeBufferPointer { output.write($0, isCancelled: { true }) }
+        #expect(!finished)
         #expect(output.writePosition == start + 1024)
         output.shutdown()
         close(controlFD)

@@ -79,9 +79,9 @@ final class ServerRig {
     let runDir: URL
     let capture: URL
     let module: String
-    private var pulse: Process?
-    private var server: Process?
-    private var children: [Process] = []
+    private var pulse: Child?
+    private var server: Child?
+    private var children: [Child] = []
     private var shutDown = false
     private(set) var failed = false
     private var notes: [String] = []
@@ -184,7 +184,9 @@ final class ServerRig {
             ], env: env, log: "pulseaudio")
         pulse = p
         try await waitFor("PulseAudio socket \(socket)", timeout: .seconds(15)) {
-            guard p.isRunning else { throw RigError("pulseaudio exited: \(p.terminationStatus)") }
+            guard p.isRunning else {
+                throw RigError("pulseaudio exited: \(p.terminationStatus ?? -1)")
+            }
             return FileManager.default.fileExists(atPath: socket)
         }
         return socket
@@ -202,79 +204,43 @@ final class ServerRig {
         server = p
         try await waitFor("server socket \(sock)", timeout: .seconds(15)) {
             guard p.isRunning else {
-                throw RigError("speech-dispatcher exited: \(p.terminationStatus)")
+                throw RigError("speech-dispatcher exited: \(p.terminationStatus ?? -1)")
             }
             return FileManager.default.fileExists(atPath: sock)
         }
     }
 
-    /// Starts a background process; stdout/stderr go to files in the scratch folder.
+    /// Starts a background process; stdout+stderr go to `<log>.out` in the scratch folder.
     private func spawn(_ exe: String, _ args: [String], env: [String: String], log: String) throws
-        -> Process
+        -> Child
     {
-        let p = Process()
-        p.executableURL = URL(fileURLWithPath: exe)
-        p.arguments = args
-        p.environment = env
-        p.currentDirectoryURL = dir
-        let out = dir.appendingPathComponent("\(log).out")
-        _ = FileManager.default.createFile(atPath: out.path, contents: nil)
-        let handle = try FileHandle(forWritingTo: out)
-        p.standardOutput = handle
-        p.standardError = handle
-        p.standardInput = FileHandle.nullDevice
-        try p.run()
-        try? handle.close()
-        return p
+        try Child(exe, args, environment: env, output: dir.appendingPathComponent("\(log).out").path)
     }
 
     // MARK: - Running clients
 
     /// Runs a program to completion, or kills it when the deadline passes.
     func run(_ exe: String, _ args: [String], timeout: Duration) async throws -> Finished {
-        let p = Process()
-        p.executableURL = URL(fileURLWithPath: exe)
-        p.arguments = args
-        p.environment = environment
-        p.currentDirectoryURL = dir
         let tag = "\(children.count)-" + URL(fileURLWithPath: exe).lastPathComponent
-        let outURL = dir.appendingPathComponent("client-\(tag).out")
-        let errURL = dir.appendingPathComponent("client-\(tag).err")
-        _ = FileManager.default.createFile(atPath: outURL.path, contents: nil)
-        _ = FileManager.default.createFile(atPath: errURL.path, contents: nil)
-        let out = try FileHandle(forWritingTo: outURL)
-        let err = try FileHandle(forWritingTo: errURL)
-        p.standardOutput = out
-        p.standardError = err
-        p.standardInput = FileHandle.nullDevice
-        try p.run()
-        try? out.close()
-        try? err.close()
+        let outPath = dir.appendingPathComponent("client-\(tag).out").path
+        let errPath = dir.appendingPathComponent("client-\(tag).err").path
+        let p = try Child(exe, args, environment: environment, output: outPath, error: errPath)
         children.append(p)
-        let deadline = ContinuousClock.now + timeout
         var timedOut = false
-        while p.isRunning {
-            if ContinuousClock.now >= deadline {
-                timedOut = true
-                kill(p.processIdentifier, SIGKILL)
-                break
-            }
-            try await Task.sleep(for: .milliseconds(10))
+        if await !p.wait(timeout: timeout) {
+            timedOut = true
+            p.signal(SIGKILL)
+            await p.wait(timeout: .seconds(5))
         }
-        if timedOut {
-            let reap = ContinuousClock.now + .seconds(5)
-            while p.isRunning && ContinuousClock.now < reap {
-                try await Task.sleep(for: .milliseconds(10))
-            }
-        }
-        let stdout = (try? String(contentsOf: outURL, encoding: .utf8)) ?? ""
-        let stderr = (try? String(contentsOf: errURL, encoding: .utf8)) ?? ""
-        let status = p.isRunning ? -1 : p.terminationStatus
+        let stdout = (try? String(contentsOfFile: outPath, encoding: .utf8)) ?? ""
+        let stderr = (try? String(contentsOfFile: errPath, encoding: .utf8)) ?? ""
+        let status = p.terminationStatus ?? -1
         let result = Finished(status: status, stdout: stdout, stderr: stderr, timedOut: timedOut)
         note(
             "ran \(exe) \(args.map { $0.count > 60 ? String($0.prefix(60)) + "…" : $0 })"
                 + " → \(timedOut ? "KILLED at deadline" : "status \(status)")\n"
-                + "stdout:\n\(stdout)stderr:\n\(stderr)")
+                + "stdout:\n\(stdout.count > 4000 ? String(stdout.prefix(4000)) + "…" : stdout)"
+                + "stderr:\n\(stderr)")
         return result
     }
 
@@ -380,20 +346,28 @@ final class ServerRig {
         var descendants: [pid_t] = []
         if let s = server, s.isRunning {
             descendants = Self.descendants(of: s.processIdentifier)
-            kill(s.processIdentifier, SIGTERM)
+            s.signal(SIGTERM)
             await waitGone([s.processIdentifier] + descendants, timeout: .seconds(5))
-            if s.isRunning { note("server ignored SIGTERM for 5 s: SIGKILL") }
-            kill(s.processIdentifier, SIGKILL)
+            if s.isRunning {
+                note("server ignored SIGTERM for 5 s: SIGKILL; \(Self.signalState(s.processIdentifier))")
+            }
+            s.signal(SIGKILL)
+            await s.wait(timeout: .seconds(2))
             for pid in descendants where Self.alive(pid) {
                 note("pid \(pid) (\(Self.command(pid))) still alive after server exit: SIGKILL")
                 kill(pid, SIGKILL)
             }
         }
-        for c in children where c.isRunning { kill(c.processIdentifier, SIGKILL) }
+        for c in children where c.isRunning {
+            c.signal(SIGKILL)
+            await c.wait(timeout: .seconds(2))
+        }
         if let p = pulse, p.isRunning {
-            kill(p.processIdentifier, SIGTERM)
-            await waitGone([p.processIdentifier], timeout: .seconds(3))
-            if p.isRunning { kill(p.processIdentifier, SIGKILL) }
+            p.signal(SIGTERM)
+            if await !p.wait(timeout: .seconds(3)) {
+                p.signal(SIGKILL)
+                await p.wait(timeout: .seconds(2))
+            }
         }
     }
 
@@ -431,6 +405,13 @@ final class ServerRig {
         let fields = text[text.index(after: close)...].split(separator: " ")
         guard fields.count > 2, let ppid = pid_t(fields[1]) else { return nil }
         return (String(fields[0]), ppid)
+    }
+
+    private static func signalState(_ pid: pid_t) -> String {
+        guard let data = FileManager.default.contents(atPath: "/proc/\(pid)/status") else { return "" }
+        return String(decoding: data, as: UTF8.self).split(separator: "\n")
+            .filter { $0.hasPrefix("State") || $0.hasPrefix("SigBlk") || $0.hasPrefix("SigIgn") }
+            .joined(separator: ", ")
     }
 
     private static func state(_ pid: pid_t) -> String? { stat(pid)?.state }

@@ -30,17 +30,27 @@ struct ServerTests {
         try await withServer("voices", device: .unpaced) { rig in
             let listed = try await rig.spdSay(["-o", "utter", "-L"])
             guard rig.check(listed.succeeded, "spd-say -L failed: \(listed)") else { return }
-            // spd-say prints a NAME/LANGUAGE/VARIANT header, then one right-aligned row per voice.
-            // Names may contain spaces; language and variant are the last two columns.
+            // spd-say prints a NAME/LANGUAGE/VARIANT header, then one row per voice, each field
+            // right-aligned in 25 columns ("%25s%25s%25s"). Names may contain spaces; language and
+            // variant are the last two columns. A variant of 25+ characters is glued to the
+            // language by spd-say itself (sd_espeak-ng: "afHalf-LifeAnnouncementSystem"); such
+            // rows are counted but not parsed.
             var voices: [(name: String, language: String, variant: String)] = []
+            var glued: [String] = []
             for line in listed.stdout.split(separator: "\n") {
                 let cols = line.split(separator: " ").map(String.init)
                 if cols == ["NAME", "LANGUAGE", "VARIANT"] { continue }
-                guard rig.check(cols.count >= 3, "voice line without name/language/variant: '\(line)'")
-                else { continue }
+                guard cols.count >= 3 else {
+                    glued.append(String(line))
+                    continue
+                }
                 voices.append(
                     (cols.dropLast(2).joined(separator: " "), cols[cols.count - 2], cols[cols.count - 1]))
             }
+            rig.check(
+                glued.count * 10 <= voices.count,
+                "\(glued.count) of \(glued.count + voices.count) voice rows lack name/language/variant: "
+                    + "\(glued.prefix(5))")
             rig.check(!voices.isEmpty, "no voices listed:\n\(listed.stdout)")
             let english = voices.filter { $0.language.lowercased().hasPrefix("en") }
             rig.check(

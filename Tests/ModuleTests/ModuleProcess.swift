@@ -1,0 +1,215 @@
+import Glibc
+import Testing
+
+/// A scratch folder with an ALSA `file` device that captures everything the module plays.
+struct CaptureRig: ~Copyable {
+    let folder: String
+    var capturePath: String { folder + "/out.raw" }
+    var logPath: String { folder + "/module.log" }
+
+    init() {
+        var template = Array("/tmp/utter-module-test-XXXXXX".utf8CString)
+        let created = template.withUnsafeMutableBufferPointer { mkdtemp($0.baseAddress!) }
+        precondition(created != nil, "mkdtemp failed")
+        folder = String(cString: template.map { UInt8(bitPattern: $0) }.dropLast() + [0])
+        // testing.md §1: a `file` PCM over `null`, with an explicit buffer set by the module.
+        writeFile(
+            folder + "/.asoundrc",
+            """
+            pcm.utter_capture { type file slave.pcm "utter_sink" file "\(capturePath)" format "raw" }
+            pcm.utter_sink { type null }
+
+            """)
+    }
+
+    /// The captured samples (S16_LE mono).
+    func samples() -> [Int16] {
+        let bytes = readFile(capturePath) ?? []
+        return stride(from: 0, to: bytes.count - 1, by: 2).map { Int16(bitPattern: UInt16(bytes[$0]) | UInt16(bytes[$0 + 1]) << 8) }
+    }
+
+    deinit {
+        _ = system("rm -rf '\(folder)'")
+    }
+}
+
+/// Root-mean-square level of `samples`.
+func rms(_ samples: some Collection<Int16>) -> Double {
+    guard !samples.isEmpty else { return 0 }
+    let sum = samples.reduce(0.0) { $0 + Double($1) * Double($1) }
+    return (sum / Double(samples.count)).squareRoot()
+}
+
+/// sd_utter, started on pipes as speech-dispatcher starts it.
+final class ModuleProcess {
+    let pid: pid_t
+    private var input: Int32
+    private let output: Int32
+    private(set) var received: [UInt8] = []
+    private var consumed = 0
+
+    /// Starts the module with `HOME` = `home` (for its `.asoundrc`) and stderr to `logPath`.
+    init(home: String, logPath: String, configurationPath: String = "/nonexistent/utter.conf") throws {
+        var toModule: [Int32] = [0, 0]
+        var fromModule: [Int32] = [0, 0]
+        guard pipe(&toModule) == 0, pipe(&fromModule) == 0 else { throw SpawnError(what: "pipe", code: errno) }
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_adddup2(&actions, toModule[0], 0)
+        posix_spawn_file_actions_adddup2(&actions, fromModule[1], 1)
+        posix_spawn_file_actions_addopen(&actions, 2, logPath, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
+        for fd in toModule + fromModule { posix_spawn_file_actions_addclose(&actions, fd) }
+        let binary = modulePath()
+        let arguments = [binary, configurationPath]
+        var environment = ["HOME=\(home)", "PATH=/usr/bin:/bin", "LANG=C.UTF-8"]
+        if let runtime = getenv("XDG_RUNTIME_DIR") { environment.append("XDG_RUNTIME_DIR=\(String(cString: runtime))") }
+        var child: pid_t = 0
+        let result = withCStrings(arguments) { argv in
+            withCStrings(environment) { envp in
+                posix_spawn(&child, binary, &actions, nil, argv, envp)
+            }
+        }
+        guard result == 0 else { throw SpawnError(what: "posix_spawn \(binary)", code: result) }
+        pid = child
+        close(toModule[0])
+        close(fromModule[1])
+        input = toModule[1]
+        output = fromModule[0]
+    }
+
+    deinit {
+        if input >= 0 { close(input) }
+        close(output)
+        kill(pid, SIGKILL)
+        var status: Int32 = 0
+        waitpid(pid, &status, 0)
+    }
+
+    /// Writes `text` to the module's stdin.
+    func send(_ text: String) {
+        var bytes = Array(text.utf8)
+        var offset = 0
+        while offset < bytes.count {
+            let written = bytes.withUnsafeMutableBytes { write(input, $0.baseAddress! + offset, $0.count - offset) }
+            guard written > 0 else { return }
+            offset += written
+        }
+    }
+
+    /// Closes the module's stdin (the server went away).
+    func closeInput() {
+        close(input)
+        input = -1
+    }
+
+    /// Reads until `text` has arrived after what earlier calls consumed; returns everything up to
+    /// and including it, or nil after `seconds` (the test then fails instead of hanging).
+    func expect(_ text: String, within seconds: Double = 20) -> String? {
+        let needle = Array(text.utf8)
+        let deadline = monotonicSeconds() + seconds
+        while true {
+            if let range = find(needle, from: consumed) {
+                let result = String(decoding: received[consumed..<range], as: UTF8.self)
+                consumed = range
+                return result
+            }
+            let remaining = deadline - monotonicSeconds()
+            guard remaining > 0, readMore(timeout: remaining) else { return nil }
+        }
+    }
+
+    /// Everything received and not yet consumed, after waiting `seconds` for more.
+    func drain(waiting seconds: Double) -> String {
+        let deadline = monotonicSeconds() + seconds
+        while case let remaining = deadline - monotonicSeconds(), remaining > 0, readMore(timeout: remaining) {}
+        let result = String(decoding: received[consumed...], as: UTF8.self)
+        consumed = received.count
+        return result
+    }
+
+    /// Waits for the process to exit; its status, or nil on timeout.
+    func waitForExit(within seconds: Double) -> Int32? {
+        let deadline = monotonicSeconds() + seconds
+        while monotonicSeconds() < deadline {
+            var status: Int32 = 0
+            if waitpid(pid, &status, WNOHANG) == pid {
+                return (status & 0x7f) == 0 ? (status >> 8) & 0xff : 128 + (status & 0x7f)
+            }
+            usleep(5000)
+        }
+        return nil
+    }
+
+    private func find(_ needle: [UInt8], from start: Int) -> Int? {
+        guard received.count - start >= needle.count else { return nil }
+        var index = start
+        while index + needle.count <= received.count {
+            if received[index] == needle[0] && Array(received[index..<(index + needle.count)]) == needle {
+                return index + needle.count
+            }
+            index += 1
+        }
+        return nil
+    }
+
+    private func readMore(timeout: Double) -> Bool {
+        var descriptor = pollfd(fd: output, events: Int16(POLLIN), revents: 0)
+        guard poll(&descriptor, 1, Int32(timeout * 1000) + 1) > 0 else { return false }
+        var buffer = [UInt8](repeating: 0, count: 65536)
+        let count = buffer.withUnsafeMutableBytes { read(output, $0.baseAddress, $0.count) }
+        guard count > 0 else { return false }
+        received += buffer[0..<count]
+        return true
+    }
+}
+
+struct SpawnError: Error, CustomStringConvertible {
+    let what: String
+    let code: Int32
+    var description: String { "\(what) failed: \(String(cString: strerror(code)))" }
+}
+
+/// The built sd_utter: next to the test bundle, as SwiftPM builds every product into one folder.
+func modulePath() -> String {
+    let runner = CommandLine.arguments[0]
+    var folder = String(runner[..<(runner.lastIndex(of: "/") ?? runner.startIndex)])
+    if folder.hasSuffix(".xctest/Contents/MacOS") { folder = String(folder.dropLast(".xctest/Contents/MacOS".count)) }
+    let candidate = folder + "/sd_utter"
+    if access(candidate, X_OK) == 0 { return candidate }
+    let root = String(#filePath.dropLast("/Tests/ModuleTests/ModuleProcess.swift".count))
+    return root + "/.build/debug/sd_utter"
+}
+
+func monotonicSeconds() -> Double {
+    var time = timespec()
+    clock_gettime(CLOCK_MONOTONIC, &time)
+    return Double(time.tv_sec) + Double(time.tv_nsec) / 1e9
+}
+
+func writeFile(_ path: String, _ text: String) {
+    let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
+    precondition(fd >= 0, "cannot write \(path)")
+    var text = text
+    text.withUTF8 { _ = write(fd, $0.baseAddress, $0.count) }
+    close(fd)
+}
+
+func readFile(_ path: String) -> [UInt8]? {
+    let fd = open(path, O_RDONLY)
+    guard fd >= 0 else { return nil }
+    defer { close(fd) }
+    var bytes: [UInt8] = []
+    var buffer = [UInt8](repeating: 0, count: 65536)
+    while true {
+        let count = buffer.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
+        guard count > 0 else { return bytes }
+        bytes += buffer[0..<count]
+    }
+}
+
+private func withCStrings<R>(_ strings: [String], _ body: ([UnsafeMutablePointer<CChar>?]) -> R) -> R {
+    let pointers = strings.map { strdup($0) } + [nil]
+    defer { pointers.forEach { free($0) } }
+    return body(pointers)
+}
