@@ -65,7 +65,10 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: upcoming),
-        .executableTarget(name: "utter", dependencies: ["UtterCLI"], swiftSettings: upcoming),
+        .executableTarget(
+            name: "utter",
+            dependencies: ["UtterCLI", .product(name: "ArgumentParser", package: "swift-argument-parser")],
+            swiftSettings: upcoming),
 
         .testTarget(name: "ModuleProtocolTests", dependencies: ["ModuleProtocol"], swiftSettings: upcoming),
         .testTarget(name: "SSMLTests", dependencies: ["SSML"], swiftSettings: upcoming),

@@ -15,7 +15,7 @@ let noDeviceBits: UInt = 1
 
 /// The device call that failed, as stored in `RenderShared.lastFailureOperation`.
 enum RenderOperation: UInt8 {
-    case none = 0, write, recover, start, drop, prepare
+    case none = 0, write, recover, start, drop, prepare, drain
 
     /// The operation as a verb phrase for ``ALSAError``.
     var phrase: String {
@@ -26,6 +26,7 @@ enum RenderOperation: UInt8 {
         case .start: "start playback"
         case .drop: "stop playback"
         case .prepare: "prepare the device"
+        case .drain: "play the end of a sound"
         }
     }
 }
@@ -49,6 +50,8 @@ struct RenderState {
     var mutedThrough: UInt64 = 0
     var handledStop: UInt64 = 0
     var played: UInt64 = 0
+    /// The device's queue at the last wait that ran its full period, -1 if the last wait did not.
+    var queuedAtTimeout = -1
 
     var usable: Bool { pcm != nil && !broken }
 }
@@ -130,7 +133,9 @@ func renderStep(_ state: inout RenderState, ring: SampleRing, shared: RenderShar
         if exchanged { wake(shared.controlWakeFD) }
     }
 
-    if !didWork {
+    if didWork {
+        state.queuedAtTimeout = -1
+    } else {
         waitForWork(&state, queued: queued, shared: shared)
     }
 }
@@ -172,6 +177,23 @@ private func waitForWork(_ state: inout RenderState, queued: Int, shared: Render
     if let pcm = state.pcm, state.usable {
         // snd_pcm_state: reads the device state; no allocation.
         let current = _unsafePerformance { snd_pcm_state(pcm) }.rawValue
+        let stalled = queued > 0 && queued == state.queuedAtTimeout && current == SND_PCM_STATE_RUNNING.rawValue
+        if current == SND_PCM_STATE_XRUN.rawValue || stalled {
+            // The device ran dry: the normal end of a sound, not an underrun. On the PulseAudio
+            // plugin (the desktop's `default`) the server may still hold the sound's last frames,
+            // and it keeps them (the queue stops moving) until it has `buffer - period` frames
+            // again. snd_pcm_drain: plays them out, blocking at most one buffer; snd_pcm_prepare:
+            // readies the device for the next sound. Neither allocates. On hardware the queue is
+            // empty by now and the drain returns at once.
+            let drained = _unsafePerformance { snd_pcm_drain(pcm) }
+            let prepared = drained < 0 ? drained : _unsafePerformance { snd_pcm_prepare(pcm) }
+            if drained < 0 || prepared < 0 {
+                markBroken(&state, shared: shared, code: drained < 0 ? drained : prepared,
+                           operation: drained < 0 ? RenderOperation.drain : RenderOperation.prepare)
+            }
+            state.queuedAtTimeout = -1
+            return
+        }
         if queued > 0 {
             timeout = state.periodMilliseconds
             if current == SND_PCM_STATE_PREPARED.rawValue {
@@ -180,11 +202,6 @@ private func waitForWork(_ state: inout RenderState, queued: Int, shared: Render
                 let started = _unsafePerformance { snd_pcm_start(pcm) }
                 if started < 0 { markBroken(&state, shared: shared, code: started, operation: RenderOperation.start) }
             }
-        } else if current == SND_PCM_STATE_XRUN.rawValue {
-            // The device played everything and stopped: the normal end of a sound, not an underrun.
-            // snd_pcm_prepare: makes it ready for the next sound; no allocation.
-            let prepared = _unsafePerformance { snd_pcm_prepare(pcm) }
-            if prepared < 0 { markBroken(&state, shared: shared, code: prepared, operation: RenderOperation.prepare) }
         }
     }
     // Nothing to write. While frames drain, wake every period to publish the played position.
@@ -194,7 +211,8 @@ private func waitForWork(_ state: inout RenderState, queued: Int, shared: Render
     let fd = shared.renderWakeFD
     var descriptor = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
     // poll and read: a plain syscall wait on our own eventfd, then resetting its counter.
-    _ = _unsafePerformance { poll(&descriptor, 1, timeout) }
+    let ready = _unsafePerformance { poll(&descriptor, 1, timeout) }
+    state.queuedAtTimeout = ready == 0 ? queued : -1
     if descriptor.revents != 0 {
         var counter: UInt64 = 0
         _ = _unsafePerformance { read(fd, &counter, MemoryLayout<UInt64>.size) }

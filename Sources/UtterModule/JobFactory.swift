@@ -83,7 +83,8 @@ public struct JobFactory: Sendable {
         }.joined(separator: " ")
     }
 
-    static func escape(_ text: String) -> String {
+    /// `text` with `&`, `<` and `>` escaped for SSML.
+    public static func escape(_ text: String) -> String {
         var result = ""
         for character in text {
             switch character {

@@ -1,3 +1,4 @@
+import Glibc
 import Configuration
 import Testing
 
@@ -62,4 +63,27 @@ import Testing
     let (configuration, issues) = UtterConfiguration.parse("MinimumRate 300\nNormalRate 200\n")
     #expect(configuration.minimumRate == UtterConfiguration().minimumRate)
     #expect(issues.count == 1)
+}
+
+@Test func `the shipped utter.conf reads cleanly, with every example uncommented too`() throws {
+    let path = String(#filePath.dropLast("Tests/ConfigurationTests/ConfigurationTests.swift".count)) + "conf/utter.conf"
+    var bytes: [UInt8] = []
+    let file = try #require(fopen(path, "r"), "cannot open \(path)")
+    defer { fclose(file) }
+    while case let byte = fgetc(file), byte != EOF { bytes.append(UInt8(byte)) }
+    let text = String(decoding: bytes, as: UTF8.self)
+    let (shipped, shippedIssues) = UtterConfiguration.parse(text)
+    #expect(shippedIssues.isEmpty)
+    #expect(shipped == UtterConfiguration(), "the shipped file only documents the defaults")
+    // The commented examples are the defaults, spelled out: uncommented, they must read the same.
+    let uncommented = text.split(separator: "\n", omittingEmptySubsequences: false)
+        .map { $0.hasPrefix("#") && $0.dropFirst().first?.isLetter == true ? String($0.dropFirst()) : String($0) }
+        .joined(separator: "\n")
+    let (examples, issues) = UtterConfiguration.parse(uncommented)
+    #expect(issues.isEmpty, "\(issues)")
+    #expect(examples.defaultVoice == "English (America)")
+    #expect(examples.audioDevice == "default")
+    #expect(examples.voiceTypeVariants == UtterConfiguration().voiceTypeVariants)
+    #expect(examples.normalRate == UtterConfiguration().normalRate)
+    #expect(examples.periodMilliseconds == UtterConfiguration().periodMilliseconds)
 }

@@ -1,0 +1,15 @@
+public import ArgumentParser
+
+/// `utter`: Utter's voices and speech, for people rather than for speech-dispatcher.
+public struct UtterCommand: ParsableCommand {
+    public static let configuration = CommandConfiguration(
+        commandName: "utter",
+        abstract: "Utter, a speech-dispatcher voice module: list its voices and speak with them.",
+        discussion: """
+            speech-dispatcher runs Utter as the output module `utter` (sd_utter). This command uses the \
+            same voices and the same audio path directly.
+            """,
+        subcommands: [Voices.self, Say.self])
+
+    public init() {}
+}
