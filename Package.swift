@@ -73,10 +73,14 @@ let package = Package(
         .testTarget(name: "ModuleProtocolTests", dependencies: ["ModuleProtocol"], swiftSettings: upcoming),
         .testTarget(name: "SSMLTests", dependencies: ["SSML"], swiftSettings: upcoming),
         .testTarget(name: "ConfigurationTests", dependencies: ["Configuration"], swiftSettings: upcoming),
-        .testTarget(name: "VoicesTests", dependencies: ["Voices", "Speech"], swiftSettings: upcoming),
+        .testTarget(name: "VoicesTests", dependencies: ["Voices"], swiftSettings: upcoming),
         .testTarget(name: "AudioOutputTests", dependencies: ["AudioOutput"], swiftSettings: upcoming),
         .testTarget(
-            name: "ModuleTests", dependencies: ["sd_utter", "utter", "Speech", "AudioOutput"],
+            name: "ModuleTests",
+            dependencies: [
+                "sd_utter", "utter", "Speech", "AudioOutput", "CUtterShims", "Voices",
+                .product(name: "Logging", package: "swift-log"),
+            ],
             swiftSettings: upcoming),
         .testTarget(
             name: "ServerTests", dependencies: ["sd_utter"], exclude: ["Clients"],

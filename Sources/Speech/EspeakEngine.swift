@@ -1,5 +1,6 @@
 public import Voices
 import CEspeakNG
+import Synchronization
 
 /// Something libespeak-ng refused, with what to try.
 public struct SpeechEngineError: Error, CustomStringConvertible {
@@ -7,6 +8,7 @@ public struct SpeechEngineError: Error, CustomStringConvertible {
     public let code: Int32
 
     public var description: String {
+        guard code != 0 else { return "espeak-ng could not \(operation): libespeak-ng allows one per process." }
         var buffer = [CChar](repeating: 0, count: 512)
         espeak_ng_GetStatusCodeMessage(espeak_ng_STATUS(UInt32(bitPattern: code)), &buffer, buffer.count)
         let message = String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
@@ -55,21 +57,32 @@ public final class EspeakEngine {
     private var currentVoice = ""
     private var currentParameters: EngineParameters?
 
+    /// libespeak-ng keeps all its state in globals: one engine per process at a time.
+    private static let isInUse = Atomic<Bool>(false)
+
     /// Loads espeak-ng's data from `dataPath` (nil: the library's default location).
     public init(dataPath: String? = nil, chunkMilliseconds: Int32 = 20) throws(SpeechEngineError) {
+        guard Self.isInUse.compareExchange(expected: false, desired: true, ordering: .acquiring).exchanged else {
+            throw SpeechEngineError(operation: "start a second engine in one process", code: 0)
+        }
         espeak_ng_InitializePath(dataPath)
         var status = espeak_ng_Initialize(nil)
-        guard status == ENS_OK else { throw SpeechEngineError(operation: "load its data", code: Int32(bitPattern: status.rawValue)) }
-        status = espeak_ng_InitializeOutput(ENOUTPUT_MODE_SYNCHRONOUS, chunkMilliseconds, nil)
+        if status == ENS_OK {
+            status = espeak_ng_InitializeOutput(ENOUTPUT_MODE_SYNCHRONOUS, chunkMilliseconds, nil)
+        }
         guard status == ENS_OK else {
-            throw SpeechEngineError(operation: "set up synchronous output", code: Int32(bitPattern: status.rawValue))
+            Self.isInUse.store(false, ordering: .releasing)
+            throw SpeechEngineError(operation: "load its data", code: Int32(bitPattern: status.rawValue))
         }
         sampleRate = Int(espeak_ng_GetSampleRate())
         espeak_SetSynthCallback(engineCallback)
     }
 
     deinit {
-        espeak_ng_Terminate()
+        // No espeak_ng_Terminate: in 1.51 it can wait forever for the library's queue thread (seen
+        // here after a second espeak_ng_Initialize). Initialising again later works; the process's
+        // exit frees the rest.
+        Self.isInUse.store(false, ordering: .releasing)
     }
 
     /// Every espeak-ng voice (variants excluded), with its languages in espeak-ng's priority order.

@@ -153,8 +153,10 @@ struct ServerTests {
             // at the pause point); nothing repeated beyond one sentence (server resume quirks).
             let slack = Audio.rate / 2
             let oneSentence = reference / Self.sentences.count
-            rig.note(
-                "reference \(Audio.seconds(reference)), paused+resumed \(Audio.seconds(paused))")
+            let summary =
+                "pause test: uninterrupted \(Audio.seconds(reference)), paused+resumed \(Audio.seconds(paused))"
+            rig.note(summary)
+            print(summary)
             rig.check(
                 paused >= reference - slack,
                 "paused+resumed run captured \(Audio.seconds(paused)), uninterrupted "

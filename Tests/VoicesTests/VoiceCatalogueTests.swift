@@ -1,4 +1,3 @@
-import Speech
 import Testing
 import Voices
 
@@ -72,15 +71,3 @@ func selected(_ synthesisVoice: String?, _ language: String?, defaultVoice: Stri
     #expect(VoiceCatalogue(voices: []).select(synthesisVoice: nil, language: "en", defaultVoice: nil, defaultLanguage: "en") == nil)
 }
 
-@Test func `espeak-ng voices are read with their languages in priority order`() throws {
-    let engine = try EspeakEngine()
-    let voices = engine.voices()
-    #expect(voices.count > 50)
-    let america = try #require(voices.first { $0.identifier == "espeak-ng:gmw/en-US" })
-    #expect(america.name == "English (America)")
-    #expect(america.primaryLanguages.map(\.tag.description) == ["en-US"])
-    #expect(america.supportedLanguages.map(\.tag.description) == ["en"])
-    let real = VoiceCatalogue(voices: voices)
-    #expect(real.select(synthesisVoice: nil, language: "de-de", defaultVoice: nil, defaultLanguage: "en-US")?.voice.name == "German")
-    #expect(Set(real.listings.map { $0.name.lowercased() }).count == real.listings.count)
-}

@@ -1,0 +1,150 @@
+import AudioOutput
+import CUtterShims
+import Glibc
+import Logging
+import Speech
+import Testing
+import Voices
+
+/// Synth thread and render thread in this process, playing into an ALSA `file` device: every
+/// event's sample position can be checked against the samples the device received.
+final class InProcessSpeech {
+    let rig = CaptureRig()
+    let audio: AudioOutput
+    let synthesizer: Synthesizer
+    let wakeFD = CUtterShims_eventfd(1)
+    private var nextJob: UInt64 = 0
+
+    init() throws {
+        let engine = try EspeakEngine()
+        let alsa = """
+            pcm.capture { type file slave.pcm "sink" file "\(rig.capturePath)" format "raw" }
+            pcm.sink { type null }
+            """
+        audio = AudioOutput(
+            configuration: AudioConfiguration(deviceName: "capture", alsaConfigText: alsa), controlWakeFD: wakeFD)
+        audio.start()
+        synthesizer = Synthesizer(
+            engine: engine, audio: audio, controlWakeFD: wakeFD, logger: .init(label: "test"))
+        synthesizer.start()
+    }
+
+    private var isFinished = false
+
+    /// Stops both threads and closes the device, which flushes the capture file; returns it.
+    func finish() -> [Int16] {
+        if !isFinished {
+            isFinished = true
+            synthesizer.shutdown()
+            audio.shutdown()
+        }
+        return rig.samples()
+    }
+
+    deinit {
+        _ = finish()
+        close(wakeFD)
+    }
+
+    /// Speaks `ssml` to the end; returns its events once every sample has been played.
+    func speak(_ ssml: String) throws -> [SynthesisEvent] {
+        nextJob += 1
+        synthesizer.submit(
+            SynthesisJob(
+                id: nextJob, ssml: ssml, engineVoice: "gmw/en-US", variant: nil, parameters: EngineParameters(),
+                gain: 1, spellsText: false))
+        var events: [SynthesisEvent] = []
+        let deadline = monotonicSeconds() + 30
+        while monotonicSeconds() < deadline {
+            events += synthesizer.takeEvents().filter { if case .progress = $0 { false } else { true } }
+            if case .end(_, let end) = events.last, audio.playedPosition >= end { return events }
+            usleep(2000)
+        }
+        throw SpawnError(what: "speaking \(ssml)", code: ETIMEDOUT)
+    }
+}
+
+/// libespeak-ng allows one engine per process: these tests take turns.
+@Suite(.serialized)
+struct InProcessEngineTests {
+    @Test func `the device receives exactly the samples between a job's start and end`() throws {
+        let speech = try InProcessSpeech()
+        let first = try speech.speak("<speak>Counting samples.</speak>")
+        let second = try speech.speak("<speak>And once more.</speak>")
+        guard case .audioStart(_, let start) = first.first, case .end(_, let end) = second.last else {
+            Issue.record("unexpected events \(first) \(second)")
+            return
+        }
+        #expect(start == 0)
+        let samples = speech.finish()
+        #expect(UInt64(samples.count) == end, "captured samples = ring positions")
+        #expect(rms(samples) > 500)
+    }
+
+    @Test func `a mark after a full stop sits exactly where the next sentence starts`() throws {
+        let speech = try InProcessSpeech()
+        // The same first sentence, alone (with the sentence pause a following segment brings).
+        let alone = try speech.speak("<speak>The first sentence.<mark name=\"end\"/></speak>")
+        let both = try speech.speak("<speak>The first sentence.<mark name=\"__spd_0\"/> The second one.</speak>")
+        guard case .audioStart(_, let aloneStart) = alone.first, case .mark(_, "end", let aloneMark) = alone[1],
+            case .audioStart(_, let start) = both.first, case .mark(_, "__spd_0", let mark) = both[1],
+            case .end(_, let end) = both.last
+        else {
+            Issue.record("unexpected events \(alone) \(both)")
+            return
+        }
+        let firstLength = Double(aloneMark - aloneStart)
+        let measured = Double(mark - start)
+        // espeak-ng's output varies by a few samples between calls; a misplaced mark is off by thousands.
+        #expect(abs(measured - firstLength) < firstLength * 0.01, "mark at \(measured), sentence is \(firstLength)")
+        #expect(mark < end && end - mark > 11025, "the second sentence follows the mark")
+        // The mark falls in the pause between the sentences: the samples around it are quiet.
+        let samples = speech.finish()
+        #expect(UInt64(samples.count) == end)
+        guard mark >= 200, Int(mark) + 200 <= samples.count else { return }
+        let around = samples[Int(mark) - 200..<Int(mark) + 200]
+        #expect(rms(around) < 300, "the mark is in the pause: rms \(rms(around))")
+    }
+
+    @Test func `word marks are reported once, in order, at rising sample positions`() throws {
+        let speech = try InProcessSpeech()
+        let words = ["Orca", "puts", "a", "mark", "before", "every", "word.", "Even", "after", "a", "full", "stop."]
+        var ssml = "<speak>"
+        var offset = 0
+        for word in words {
+            ssml += "<mark name=\"\(offset):\(offset + word.count)\"/>\(word) "
+            offset += word.count + 1
+        }
+        let events = try speech.speak(ssml + "</speak>")
+        var names: [String] = []
+        var positions: [UInt64] = []
+        for case .mark(_, let name, let position) in events {
+            names.append(name)
+            positions.append(position)
+        }
+        var expected: [String] = []
+        offset = 0
+        for word in words {
+            expected.append("\(offset):\(offset + word.count)")
+            offset += word.count + 1
+        }
+        #expect(names == expected)
+        #expect(zip(positions, positions.dropFirst()).allSatisfy { $0 < $1 }, "positions rise: \(positions)")
+        guard case .audioStart(_, let start) = events.first, case .end(_, let end) = events.last else { return }
+        #expect(positions.first == start)
+        #expect(positions.last! < end)
+    }
+
+    @Test func `espeak-ng voices are read with their languages in priority order`() throws {
+        let engine = try EspeakEngine()
+        let voices = engine.voices()
+        #expect(voices.count > 50)
+        let america = try #require(voices.first { $0.identifier == "espeak-ng:gmw/en-US" })
+        #expect(america.name == "English (America)")
+        #expect(america.primaryLanguages.map(\.tag.description) == ["en-US"])
+        #expect(america.supportedLanguages.map(\.tag.description) == ["en"])
+        let real = VoiceCatalogue(voices: voices)
+        #expect(real.select(synthesisVoice: nil, language: "de-de", defaultVoice: nil, defaultLanguage: "en-US")?.voice.name == "German")
+        #expect(Set(real.listings.map { $0.name.lowercased() }).count == real.listings.count)
+    }
+}
