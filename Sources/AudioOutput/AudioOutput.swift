@@ -93,12 +93,32 @@ public final class AudioOutput: Sendable {
     /// Prepares playback of `job` and returns its start position; synth thread only.
     ///
     /// Opens the device here if none works yet, the last one failed, or ``setDevice(_:)`` changed it.
-    /// Samples written before this call and not yet played are dropped, and a ``limitPlayback(to:)``
-    /// is lifted. If the device cannot be opened the job still begins, its samples are discarded as
-    /// if played (so its events complete), and the error is thrown for the caller to log.
-    /// Job ids must grow from 1.
+    /// Samples written before this call and not yet played are dropped. A ``limitPlayback(to:)``
+    /// stays: the control thread lifts it before it hands over the next job, so a PAUSE that arrives
+    /// before this call is not lost. If the device cannot be opened the job still begins, its samples
+    /// are discarded as if played (so its events complete), and the error is thrown for the caller
+    /// to log. Job ids must grow from 1.
     public func beginJob(_ job: UInt64) throws(ALSAError) -> UInt64 {
         precondition(job > shared.currentJob.load(ordering: .relaxed), "AudioOutput job ids must grow")
+        let failure = ensureDevice()
+
+        // Order matters (see `renderStep`): discardBefore, then the job.
+        let start = ring.writePosition
+        shared.discardBefore.store(start, ordering: .releasing)
+        shared.currentJob.store(job, ordering: .releasing)
+        wake(shared.renderWakeFD)
+        if let failure { throw failure }
+        return start
+    }
+
+    /// Opens the device now, so that the first message does not wait for it; synth thread only.
+    public func prepareDevice() throws(ALSAError) {
+        if let failure = ensureDevice() { throw failure }
+    }
+
+    /// Opens and installs the device if none works yet, the last one failed, or the configuration
+    /// changed; returns why opening failed, if it did.
+    private func ensureDevice() -> ALSAError? {
         closeDevice(shared.retiredMailbox.exchange(0, ordering: .acquiringAndReleasing))
 
         let (needsOpen, configuration) = producer.withLock { state in
@@ -131,15 +151,7 @@ public final class AudioOutput: Sendable {
             closeDevice(shared.installMailbox.exchange(bits, ordering: .acquiringAndReleasing))
             producer.withLock { $0.installed = bits == noDeviceBits ? 0 : bits }
         }
-
-        // Order matters (see `renderStep`): discardBefore, then the job, then the lifted limit.
-        let start = ring.writePosition
-        shared.discardBefore.store(start, ordering: .releasing)
-        shared.currentJob.store(job, ordering: .releasing)
-        shared.playbackLimit.store(.max, ordering: .releasing)
-        wake(shared.renderWakeFD)
-        if let failure { throw failure }
-        return start
+        return failure
     }
 
     /// Writes all of `samples` to the ring, waiting while it is full; synth thread only.

@@ -13,6 +13,7 @@ public final class Synthesizer: Sendable {
     /// Every job with an id up to this one is cancelled.
     private let cancelledThrough = Atomic<UInt64>(0)
     private let isShuttingDown = Atomic<Bool>(false)
+    private let isDevicePreparationRequested = Atomic<Bool>(false)
     private let wakeFD: Int32
     private let controlWakeFD: Int32
     private let audio: AudioOutput
@@ -45,6 +46,12 @@ public final class Synthesizer: Sendable {
         signal(wakeFD)
     }
 
+    /// Opens the audio device ahead of the first message (on this thread: opening can take long).
+    public func prepareAudio() {
+        isDevicePreparationRequested.store(true, ordering: .releasing)
+        signal(wakeFD)
+    }
+
     /// Cancels `job` and every earlier one: their synthesis stops at the next chunk.
     public func cancel(through job: UInt64) {
         cancelledThrough.max(job, ordering: .releasing)
@@ -72,6 +79,13 @@ public final class Synthesizer: Sendable {
     fileprivate func run() {
         let engine = engineBox.engine
         while !isShuttingDown.load(ordering: .acquiring) {
+            if isDevicePreparationRequested.exchange(false, ordering: .acquiringAndReleasing) {
+                do {
+                    try audio.prepareDevice()
+                } catch {
+                    logger.warning("cannot open the audio device yet; trying again with the first message", metadata: ["error": "\(error)"])
+                }
+            }
             let job = queue.withLock { $0.isEmpty ? nil : $0.removeFirst() }
             guard let job else {
                 var value: UInt64 = 0

@@ -22,8 +22,11 @@ public final class LogSink: Sendable {
     }
 
     /// Sets the level from speech-dispatcher's `log_level` (0–5, 5 the most detailed).
+    ///
+    /// Errors are always logged: the server sends 0 whenever it was started with `-l`, whatever
+    /// the level, and a silent log would hide why speech failed.
     public func setSpeechDispatcherLevel(_ value: Int) {
-        let levels: [Logger.Level] = [.critical, .error, .warning, .notice, .info, .debug]
+        let levels: [Logger.Level] = [.error, .error, .warning, .notice, .info, .debug]
         logLevel = levels[min(5, max(0, value))]
     }
 

@@ -10,10 +10,6 @@ import Voices
 /// The control thread: reads commands from speech-dispatcher, answers them, drives synthesis and
 /// playback, and is the only writer of stdout.
 public final class ModuleServer {
-    /// How long a halted message may wait for the render thread to report silence before its
-    /// terminal event is sent anyway: the server has no timeouts, so we must have one.
-    static let haltGraceNanoseconds: Int64 = 250_000_000
-
     private let configurationPath: String?
     private let logSink: LogSink
     private let logger: Logger
@@ -38,7 +34,6 @@ public final class ModuleServer {
     /// Every mark before this position has been reported by the synth thread.
     private var knownProgress: UInt64 = 0
     private var pauseLimit: UInt64?
-    private var haltDeadline: Int64?
     private var reportedUnderruns = 0
     private var reportedDeviceFailures = 0
 
@@ -67,7 +62,7 @@ public final class ModuleServer {
                 pollfd(fd: inputFD, events: Int16(POLLIN), revents: 0),
                 pollfd(fd: wakeFD, events: Int16(POLLIN), revents: 0),
             ]
-            let ready = poll(&fds, 2, pollTimeout())
+            let ready = poll(&fds, 2, -1)
             if ready < 0 && errno != EINTR {
                 logger.critical("poll failed (errno \(errno)); exiting")
                 break
@@ -93,7 +88,6 @@ public final class ModuleServer {
                 }
             }
             pumpPlayback()
-            checkHaltDeadline()
             reportAudioHealth()
         }
         if !output.isOpen {
@@ -190,7 +184,7 @@ public final class ModuleServer {
         runtime = Runtime(
             factory: JobFactory(configuration: configuration, catalogue: catalogue), audio: audio,
             synthesizer: synthesizer)
-        logger.info("initialised: \(voices.count) espeak-ng voices, \(catalogue.listings.count) voice list entries")
+        logger.notice("initialised: \(voices.count) espeak-ng voices, \(catalogue.listings.count) voice list entries")
         send(.initialized(details: ["Utter: \(voices.count) voices ready."]))
     }
 
@@ -233,12 +227,13 @@ public final class ModuleServer {
         if let device = block.value(of: "audio_alsa_device"), device != "NULL", !device.isEmpty {
             serverAudioDevice = device
         }
+        send(.audioInitialized)
         if let runtime {
             let audioConfiguration = audioConfiguration(sampleRate: runtime.audio.configuration.sampleRate)
             runtime.audio.setDevice(audioConfiguration)
+            runtime.synthesizer.prepareAudio()
             logger.info("audio device \(audioConfiguration.deviceName.debugDescription)")
         }
-        send(.audioInitialized)
     }
 
     private func listVoices(language: String?, variant: String?) {
@@ -292,6 +287,7 @@ public final class ModuleServer {
             "message \(job.id): \(kind.rawValue), \(data.text.utf8.count) bytes, voice \(voice.name.debugDescription) (\(reason))"
         )
         resetPlayback()
+        runtime.audio.limitPlayback(to: nil)
         send(.speaking)
         machine.accept(job.id)
         runtime.synthesizer.submit(job)
@@ -305,7 +301,6 @@ public final class ModuleServer {
         endPosition = nil
         knownProgress = 0
         pauseLimit = nil
-        haltDeadline = nil
     }
 
     /// Moves events whose sample has been heard into the state machine.
@@ -327,12 +322,6 @@ public final class ModuleServer {
         }
         if machine.isPausePending { limitPlaybackForPause() }
         while machine.currentMessage == job {
-            if machine.isHalting {
-                if runtime.audio.stoppedJob >= job {
-                    perform(machine.playbackHalted(job))
-                }
-                return
-            }
             let played = runtime.audio.playedPosition
             var progressed = false
             while queueHead < queue.count, isHeard(queue[queueHead], played: played) {
@@ -345,13 +334,13 @@ public final class ModuleServer {
                 case .end: perform(machine.audioFinished(job))
                 case .progress: break
                 }
-                if machine.currentMessage != job || machine.isHalting { break }
+                if machine.currentMessage != job { break }
             }
             if queueHead > 4096 && queueHead * 2 > queue.count {
                 queue.removeFirst(queueHead)
                 queueHead = 0
             }
-            guard machine.currentMessage == job, !machine.isHalting else { continue }
+            guard machine.currentMessage == job else { return }
             guard queueHead < queue.count else { return }
             runtime.audio.notify(whenPlayedReaches: threshold(of: queue[queueHead]))
             // A crossing between the read above and setting the threshold would be missed: look again.
@@ -401,25 +390,18 @@ public final class ModuleServer {
                 guard let runtime, let job = machine.currentMessage else { continue }
                 runtime.synthesizer.cancel(through: job)
                 runtime.audio.stop(job: job)
-                haltDeadline = Self.now() + Self.haltGraceNanoseconds
-                logger.debug("message \(job): halting for \(reason)")
+                logger.debug("message \(job): halted for \(reason)")
+                // The terminal event goes out now rather than when the render thread confirms
+                // silence: that thread may be blocked on the device for a period (or for PulseAudio's
+                // first fill, over a second), and the server waits for 703/704 with no timeout while
+                // every client waits for it. It handles the stop before it touches a later message's
+                // samples, so the next message cannot overlap this one.
+                perform(machine.playbackHalted(job))
             case .pauseRequested:
                 pumpPlayback()
                 limitPlaybackForPause()
             }
         }
-    }
-
-    private func checkHaltDeadline() {
-        guard let deadline = haltDeadline, let job = machine.currentMessage, Self.now() >= deadline else { return }
-        logger.warning("the audio device did not confirm silence in time; ending message \(job) anyway")
-        perform(machine.playbackHalted(job))
-    }
-
-    private func pollTimeout() -> Int32 {
-        guard let deadline = haltDeadline else { return -1 }
-        let remaining = (deadline - Self.now()) / 1_000_000
-        return Int32(max(0, min(remaining + 1, 1000)))
     }
 
     private func reportAudioHealth() {
@@ -451,12 +433,6 @@ public final class ModuleServer {
         runtime.synthesizer.shutdown()
         runtime.audio.shutdown()
         self.runtime = nil
-    }
-
-    private static func now() -> Int64 {
-        var time = timespec()
-        clock_gettime(CLOCK_MONOTONIC, &time)
-        return Int64(time.tv_sec) * 1_000_000_000 + Int64(time.tv_nsec)
     }
 }
 

@@ -125,6 +125,8 @@ func waitForWake(_ fd: Int32, timeoutMilliseconds: Int32 = 10_000) -> Bool {
         #expect(output.write(signal(count: 500, job: 3)))
         #expect(eventually { output.playedPosition >= output.writePosition })
 
+        // The control thread lifts the limit before it hands the next job over.
+        output.limitPlayback(to: nil)
         let second = try output.beginJob(2)
         #expect(second == 1500)
         let after = signal(count: 700, job: 2)
@@ -145,6 +147,9 @@ func waitForWake(_ fd: Int32, timeoutMilliseconds: Int32 = 10_000) -> Bool {
         #expect(output.write(paused))
         #expect(eventually { output.playedPosition >= first + 250 })
 
+        // As the control thread does: the paused job is halted, then the limit lifted for the next.
+        output.stop(job: 1)
+        output.limitPlayback(to: nil)
         let second = try output.beginJob(2)
         let next = signal(count: 400, job: 2)
         #expect(output.write(next))
