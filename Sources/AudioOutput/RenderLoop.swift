@@ -67,10 +67,11 @@ func runRenderLoop(_ state: inout RenderState, ring: SampleRing, shared: RenderS
 /// Plays (or discards) at most one period, publishes the played position, and waits if idle.
 @_noLocks
 func renderStep(_ state: inout RenderState, ring: SampleRing, shared: RenderShared) {
-    // Load order matters. `beginJob` stores discardBefore, then currentJob, then the limit, all with
-    // release. Loading the limit first means that if we see a lifted limit we also see the new job
-    // (and apply its discard before playing). Loading the write position before the job means that
-    // if we see any sample of a new job we also see the job, so muting below never eats new samples.
+    // Load order matters. `beginJob` stores discardBefore, then currentJob, with release. Loading
+    // the write position before the job means that if we see any sample of a new job we also see
+    // the job, so muting below never eats new samples. The limit is the control thread's: it lifts
+    // it only after the previous job ended, fully played or stopped (and so muted), so a lifted
+    // limit seen before the new job cannot let a stale sample through.
     let limit = shared.playbackLimit.load(ordering: .acquiring)
     let written = ring.producerPosition()
     let job = shared.currentJob.load(ordering: .acquiring)

@@ -85,15 +85,15 @@ public struct UtterConfiguration: Equatable, Sendable {
         case "audiobufferperiods":
             guard let value = number(2...64) else { return expected("a number of periods from 2 to 64") }
             bufferPeriods = value
-        case "minimumrate":
+        case "minimumrate", "normalrate", "maximumrate":
             guard let value = number(20...1000) else { return expected("words per minute from 20 to 1000") }
-            minimumRate = value
-        case "normalrate":
-            guard let value = number(20...1000) else { return expected("words per minute from 20 to 1000") }
-            normalRate = value
-        case "maximumrate":
-            guard let value = number(20...1000) else { return expected("words per minute from 20 to 1000") }
-            maximumRate = value
+            let rate: WritableKeyPath<UtterConfiguration, Int> =
+                switch entry.key.lowercased() {
+                case "minimumrate": \.minimumRate
+                case "normalrate": \.normalRate
+                default: \.maximumRate
+                }
+            self[keyPath: rate] = value
         case "voicetypevariant":
             guard arguments.count == 2 else { return expected("a voice type and an espeak-ng variant") }
             let type = arguments[0].lowercased()

@@ -241,9 +241,16 @@ public final class ModuleServer {
             send(.cannotListVoices)
             return
         }
-        var listings = runtime.factory.catalogue.listings(language: language)
-        if listings.isEmpty { listings = runtime.factory.catalogue.listings }
-        _ = variant  // every voice is listed with variant `none`; voice types choose variants
+        // Every voice is listed with the variant `none` (voice types choose variants), so a request
+        // for another variant matches nothing; like the reference modules, nothing matching is a 304.
+        let listings = runtime.factory.catalogue.listings(language: language).filter { _ in
+            variant.map { $0.lowercased() == "none" } ?? true
+        }
+        guard !listings.isEmpty else {
+            logger.info("LIST VOICES \(language ?? "") \(variant ?? ""): no voice matches")
+            send(.cannotListVoices)
+            return
+        }
         send(.voiceList(listings.map { VoiceListEntry(name: $0.name, language: $0.language.description) }))
     }
 

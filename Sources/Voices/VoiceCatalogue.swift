@@ -45,12 +45,14 @@ public struct VoiceCatalogue: Sendable {
         self.voiceIndexByName = byName
     }
 
-    /// The listings for a LIST VOICES request; with a language (0.12 form), only those that match.
+    /// The listings for a LIST VOICES request. With a language (the 0.12 form) only those listed
+    /// under exactly that tag, or under a tag of that language when only a language is asked for
+    /// (`en` gives `en-US` too; `en-US` gives neither `en-GB` nor `en`), as speech-dispatcher's own
+    /// modules filter.
     public func listings(language: String?) -> [Listing] {
-        guard let language, let tag = LanguageTag(language) else { return listings }
-        let exact = listings.filter { $0.language == tag }
-        if !exact.isEmpty { return exact }
-        return listings.filter { $0.language.primaryLanguage == tag.primaryLanguage }
+        guard let language else { return listings }
+        guard let tag = LanguageTag(language) else { return [] }
+        return listings.filter { $0.language == tag || $0.language.primaryLanguage == tag.key }
     }
 
     /// The voice a listing name, voice name or identifier names (case-insensitive).

@@ -65,6 +65,8 @@ func speak(_ module: ModuleProcess, _ text: String, command: String = "SPEAK", s
     #expect(Set(lines.map { $0.split(separator: "\t")[0] }).count == lines.count, "voice names are unique")
     module.send("LIST VOICES de\n")
     #expect(module.expect("200 OK VOICE LIST SENT\n") == "200-German\tde\tnone\n200 OK VOICE LIST SENT\n")
+    module.send("LIST VOICES de male1\nLIST VOICES xx\n")
+    #expect(module.expect("304 CANT LIST VOICES\n304 CANT LIST VOICES\n") == "304 CANT LIST VOICES\n304 CANT LIST VOICES\n")
     module.send("DEBUG ON \(rig.folder)/debug.log \nDEBUG OFF \nHELLO\nQUIT\n")
     #expect(module.expect("210 OK QUIT\n") == "200 OK DEBUGGING ON\n200 OK DEBUGGING OFF\n300 ERR UNKNOWN COMMAND\n210 OK QUIT\n")
     #expect(module.waitForExit(within: 5) == 0)

@@ -37,11 +37,13 @@ let catalogue = VoiceCatalogue(voices: [
     #expect(catalogue.listings.count == 10)
 }
 
-@Test func `LIST VOICES with a language lists that language, or its family`() {
+@Test func `LIST VOICES with a language lists that tag, or every tag of a bare language`() {
     #expect(catalogue.listings(language: "de").map(\.name) == ["German"])
-    #expect(catalogue.listings(language: "de-AT").map(\.name) == ["German"])
+    #expect(catalogue.listings(language: "de-AT").isEmpty)
     #expect(catalogue.listings(language: "EN-us").map(\.name) == ["English (America)"])
+    #expect(catalogue.listings(language: "en").map(\.language.description) == ["en-GB", "en", "en-US", "en", "en-GB-x-gbclan", "en-GB", "en"])
     #expect(catalogue.listings(language: "xx").isEmpty)
+    #expect(catalogue.listings(language: nil).count == catalogue.listings.count)
 }
 
 func selected(_ synthesisVoice: String?, _ language: String?, defaultVoice: String? = nil) -> String? {
