@@ -78,7 +78,8 @@ let package = Package(
         .testTarget(
             name: "ModuleTests",
             dependencies: [
-                "sd_utter", "utter", "Speech", "AudioOutput", "CUtterShims", "Voices",
+                "sd_utter", "utter", "UtterModule", "Speech", "AudioOutput", "CUtterShims", "Voices",
+                "ModuleProtocol", "Configuration",
                 .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: upcoming),

@@ -239,3 +239,32 @@ func speak(_ module: ModuleProcess, _ text: String, command: String = "SPEAK", s
     _ = module.expect("200 OK SPEAKING\n")
     #expect(module.expect("702 END\n") == "701 BEGIN\n702 END\n")
 }
+
+/// A SET block with the given prosody values.
+func prosody(rate: Int = 0, pitch: Int = 0, volume: Int = 100) -> String {
+    settingsBlock().replacing("rate=0", with: "rate=\(rate)").replacing("pitch=0\n", with: "pitch=\(pitch)\n")
+        .replacing("volume=100", with: "volume=\(volume)")
+}
+
+@Test func `rate and volume change the audio that is played`() throws {
+    let text = "<speak>The rate and the volume apply to every message.</speak>"
+    var lengths: [Int] = []
+    var levels: [Double] = []
+    for (rate, volume) in [(0, 100), (-100, 100), (100, 100), (0, -100), (0, 0)] {
+        let rig = CaptureRig()
+        let module = try startModule(rig)
+        speak(module, text, settings: prosody(rate: rate, volume: volume))
+        #expect(module.expect("702 END\n") == "701 BEGIN\n702 END\n")
+        // The file device writes its last frames when the device closes: let the module exit first.
+        module.send("QUIT\n")
+        _ = module.expect("210 OK QUIT\n")
+        #expect(module.waitForExit(within: 5) == 0)
+        let samples = rig.samples()
+        lengths.append(samples.count)
+        levels.append(rms(samples))
+    }
+    #expect(lengths[1] > lengths[0] * 3 / 2, "rate -100 is slower: \(lengths)")
+    #expect(lengths[2] < lengths[0] * 2 / 3, "rate 100 is faster: \(lengths)")
+    #expect(levels[3] == 0, "volume -100 is silent: \(levels)")
+    #expect(abs(levels[4] - levels[0] / 2) < levels[0] * 0.05, "volume 0 is half the amplitude: \(levels)")
+}
