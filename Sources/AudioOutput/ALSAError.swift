@@ -28,7 +28,8 @@ public struct ALSAError: Error, CustomStringConvertible, Equatable {
         case EBUSY, EAGAIN:
             return "Another program holds the device; use 'default' so the sound server mixes the streams."
         case EINVAL:
-            return "The device rejected 16-bit mono at this rate and period; use 'default' or a 'plughw:' device, which convert."
+            return
+                "The device rejected 16-bit mono at this rate and period; use 'default' or a 'plughw:' device, which convert."
         case EPIPE, ESTRPIPE:
             return "The device ran out of audio or was suspended; if this repeats, raise the period size in utter.conf."
         case ENOMEM:

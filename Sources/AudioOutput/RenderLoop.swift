@@ -15,7 +15,8 @@ let noDeviceBits: UInt = 1
 
 /// The device call that failed, as stored in `RenderShared.lastFailureOperation`.
 enum RenderOperation: UInt8 {
-    case none = 0, write, recover, start, drop, prepare, drain
+    case none = 0
+    case write, recover, start, drop, prepare, drain
 
     /// The operation as a verb phrase for ``ALSAError``.
     var phrase: String {
@@ -92,8 +93,9 @@ func renderStep(_ state: inout RenderState, ring: SampleRing, shared: RenderShar
             let dropped = _unsafePerformance { snd_pcm_drop(pcm) }
             let prepared = dropped < 0 ? dropped : _unsafePerformance { snd_pcm_prepare(pcm) }
             if dropped < 0 || prepared < 0 {
-                markBroken(&state, shared: shared, code: dropped < 0 ? dropped : prepared,
-                           operation: dropped < 0 ? RenderOperation.drop : RenderOperation.prepare)
+                markBroken(
+                    &state, shared: shared, code: dropped < 0 ? dropped : prepared,
+                    operation: dropped < 0 ? RenderOperation.drop : RenderOperation.prepare)
             }
         }
         if stop > state.mutedThrough { state.mutedThrough = stop }
@@ -189,8 +191,9 @@ private func waitForWork(_ state: inout RenderState, queued: Int, shared: Render
             let drained = _unsafePerformance { snd_pcm_drain(pcm) }
             let prepared = drained < 0 ? drained : _unsafePerformance { snd_pcm_prepare(pcm) }
             if drained < 0 || prepared < 0 {
-                markBroken(&state, shared: shared, code: drained < 0 ? drained : prepared,
-                           operation: drained < 0 ? RenderOperation.drain : RenderOperation.prepare)
+                markBroken(
+                    &state, shared: shared, code: drained < 0 ? drained : prepared,
+                    operation: drained < 0 ? RenderOperation.drain : RenderOperation.prepare)
             }
             state.queuedAtTimeout = -1
             return

@@ -38,7 +38,9 @@ public enum DotconfParser {
             case .success(let words):
                 guard let key = words.first else { continue }
                 guard key.first?.isLetter == true else {
-                    issues.append(ConfigurationIssue(lineNumber: lineNumber, message: "\(key.debugDescription) is not a setting name"))
+                    issues.append(
+                        ConfigurationIssue(
+                            lineNumber: lineNumber, message: "\(key.debugDescription) is not a setting name"))
                     continue
                 }
                 entries.append(DotconfEntry(key: key, arguments: Array(words.dropFirst()), lineNumber: lineNumber))

@@ -98,7 +98,8 @@ public struct UtterConfiguration: Equatable, Sendable {
             guard arguments.count == 2 else { return expected("a voice type and an espeak-ng variant") }
             let type = arguments[0].lowercased()
             guard voiceTypeVariants[type] != nil else {
-                return "\(arguments[0].debugDescription) is no voice type (male1…male3, female1…female3, child_male, child_female)"
+                return
+                    "\(arguments[0].debugDescription) is no voice type (male1…male3, female1…female3, child_male, child_female)"
             }
             voiceTypeVariants[type] = arguments[1]
         case "somepunctuation":

@@ -57,7 +57,8 @@ public struct SpeechSettings: Equatable, Sendable {
                 switch value.lowercased() {
                 case "on": spelling = true
                 case "off": spelling = false
-                default: problems.append("unknown spelling_mode \(value.debugDescription), kept \(spelling ? "on" : "off")")
+                default:
+                    problems.append("unknown spelling_mode \(value.debugDescription), kept \(spelling ? "on" : "off")")
                 }
             case "cap_let_recogn":
                 if let mode = CapitalLetterMode(rawValue: value.lowercased()) {

@@ -121,7 +121,9 @@ private struct Builder {
         let closing = open.reversed().compactMap { $0.openingTag == nil ? nil : "</\(localName($0.name))>" }.joined()
         let markup = hasSpeech ? "<speak\(speakAttributes)>\(body)\(closing)</speak>" : nil
         if markup != nil || !leadingMarks.isEmpty || !inlineMarks.isEmpty {
-            segments.append(SpeechSegment(leadingMarks: leadingMarks, markup: markup, inlineMarks: markup == nil ? [] : inlineMarks))
+            segments.append(
+                SpeechSegment(leadingMarks: leadingMarks, markup: markup, inlineMarks: markup == nil ? [] : inlineMarks)
+            )
             // Without markup, inline marks cannot exist: a mark before any speech is leading.
         }
         leadingMarks = []

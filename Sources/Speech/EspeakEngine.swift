@@ -1,6 +1,6 @@
-public import Voices
 import CEspeakNG
 import Synchronization
+public import Voices
 
 /// Something libespeak-ng refused, with what to try.
 public struct SpeechEngineError: Error, CustomStringConvertible {
@@ -167,7 +167,9 @@ public final class EspeakEngine {
         }
     }
 
-    fileprivate func deliver(_ samples: UnsafeBufferPointer<Int16>, _ events: UnsafeMutablePointer<espeak_EVENT>?) -> Bool {
+    fileprivate func deliver(_ samples: UnsafeBufferPointer<Int16>, _ events: UnsafeMutablePointer<espeak_EVENT>?)
+        -> Bool
+    {
         var marks: [EngineMark] = []
         if var event = events {
             while event.pointee.type != espeakEVENT_LIST_TERMINATED {

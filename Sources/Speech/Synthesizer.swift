@@ -1,7 +1,7 @@
 public import AudioOutput
-public import Logging
 import CUtterShims
 import Glibc
+public import Logging
 import SSML
 import Synchronization
 
@@ -83,7 +83,9 @@ public final class Synthesizer: Sendable {
                 do {
                     try audio.prepareDevice()
                 } catch {
-                    logger.warning("cannot open the audio device yet; trying again with the first message", metadata: ["error": "\(error)"])
+                    logger.warning(
+                        "cannot open the audio device yet; trying again with the first message",
+                        metadata: ["error": "\(error)"])
                 }
             }
             let job = queue.withLock { $0.isEmpty ? nil : $0.removeFirst() }

@@ -50,14 +50,19 @@ extension UtterCommand {
             let ssml = joined.hasPrefix("<speak") ? joined : "<speak>\(JobFactory.escape(joined))</speak>"
             let factory = JobFactory(configuration: UtterConfiguration(), catalogue: catalogue)
             guard let (job, chosen, _) = factory.job(id: 1, kind: .speak, text: ssml, settings: settings) else {
-                throw ValidationError("espeak-ng has no voices installed; install espeak-ng-data.")
+                throw UtterError("espeak-ng has no voices installed; install espeak-ng-data.")
             }
             let wakeFD = CUtterShims_eventfd(1)
             let period = engine.sampleRate / 50
-            let audio = AudioOutput(
-                configuration: AudioConfiguration(
-                    deviceName: device, sampleRate: engine.sampleRate, periodFrames: period, bufferFrames: period * 4),
-                controlWakeFD: wakeFD)
+            let configuration = AudioConfiguration(
+                deviceName: device, sampleRate: engine.sampleRate, periodFrames: period, bufferFrames: period * 4)
+            do {
+                // Fail early, with ALSA's reason, rather than speak to nobody.
+                _ = try PCMDevice(configuration: configuration)
+            } catch {
+                throw UtterError("\(error)")
+            }
+            let audio = AudioOutput(configuration: configuration, controlWakeFD: wakeFD)
             audio.start()
             let synthesizer = Synthesizer(
                 engine: engine, audio: audio, controlWakeFD: wakeFD, logger: logSink.logger(label: "utter"))
@@ -83,7 +88,7 @@ extension UtterCommand {
                 _ = read(wakeFD, &value, 8)
             }
             if let failure = audio.lastDeviceFailure {
-                throw ValidationError("Nothing was heard: \(failure)")
+                throw UtterError("The audio device failed while speaking: \(failure)")
             }
         }
     }

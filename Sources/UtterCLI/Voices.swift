@@ -18,7 +18,7 @@ extension UtterCommand {
             }
             let listings = catalogue.listings(language: language)
             guard !listings.isEmpty else {
-                throw ValidationError("No voice speaks '\(language ?? "")'. Run 'utter voices' to see them all.")
+                throw UtterError("No voice speaks '\(language ?? "")'. Run 'utter voices' to see them all.")
             }
             let width = min(48, listings.map(\.name.count).max() ?? 0)
             for listing in listings {

@@ -1,5 +1,5 @@
-public import Logging
 import Glibc
+public import Logging
 import Synchronization
 
 /// Where the module's log lines go: stderr (which speech-dispatcher sends to `utter.log`) and,
@@ -84,7 +84,8 @@ public final class LogSink: Sendable {
         localtime_r(&seconds, &parts)
         func two(_ value: Int32) -> String { value < 10 ? "0\(value)" : "\(value)" }
         let milliseconds = Int(now.tv_nsec / 1_000_000)
-        let millisecondText = milliseconds < 10 ? "00\(milliseconds)" : milliseconds < 100 ? "0\(milliseconds)" : "\(milliseconds)"
+        let millisecondText =
+            milliseconds < 10 ? "00\(milliseconds)" : milliseconds < 100 ? "0\(milliseconds)" : "\(milliseconds)"
         return "\(two(parts.tm_hour)):\(two(parts.tm_min)):\(two(parts.tm_sec)).\(millisecondText)"
     }
 
@@ -102,7 +103,9 @@ public final class LogSink: Sendable {
         func log(event: LogEvent) {
             var all = metadata
             if let extra = event.metadata { all.merge(extra) { $1 } }
-            let rendered = all.isEmpty ? "" : " " + all.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: " ")
+            let rendered =
+                all.isEmpty
+                ? "" : " " + all.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: " ")
             sink.emit(level: event.level, label: label, message: "\(event.message)", metadata: rendered)
         }
     }

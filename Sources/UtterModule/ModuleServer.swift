@@ -1,8 +1,8 @@
-import Logging
 import AudioOutput
 import CUtterShims
 import Configuration
 import Glibc
+import Logging
 import ModuleProtocol
 import Speech
 import Voices
@@ -281,7 +281,8 @@ public final class ModuleServer {
             machine = MessageStateMachine()
         }
         lastJob += 1
-        guard let (job, voice, reason) = runtime.factory.job(id: lastJob, kind: kind, text: data.text, settings: settings)
+        guard
+            let (job, voice, reason) = runtime.factory.job(id: lastJob, kind: kind, text: data.text, settings: settings)
         else {
             logger.error("no voice to speak with")
             send(.cannotSpeak)

@@ -100,10 +100,12 @@ func startThread(_ body: @escaping @Sendable () -> Void) -> pthread_t {
     }
     let context = Unmanaged.passRetained(Box(body)).toOpaque()
     var thread = pthread_t()
-    let result = pthread_create(&thread, nil, { argument in
-        Unmanaged<Box>.fromOpaque(argument!).takeRetainedValue().body()
-        return nil
-    }, context)
+    let result = pthread_create(
+        &thread, nil,
+        { argument in
+            Unmanaged<Box>.fromOpaque(argument!).takeRetainedValue().body()
+            return nil
+        }, context)
     precondition(result == 0, "pthread_create failed: \(result)")
     return thread
 }

@@ -1,5 +1,5 @@
-import Glibc
 import Configuration
+import Glibc
 import Testing
 
 @Test func `dotconf lines are split into keys and arguments`() {
@@ -12,11 +12,12 @@ import Testing
 
         """)
     #expect(issues.isEmpty)
-    #expect(entries == [
-        DotconfEntry(key: "DefaultVoice", arguments: ["English (America)"], lineNumber: 2),
-        DotconfEntry(key: "AudioDevice", arguments: ["plughw:0"], lineNumber: 3),
-        DotconfEntry(key: "Name", arguments: ["say \"hi\""], lineNumber: 4),
-    ])
+    #expect(
+        entries == [
+            DotconfEntry(key: "DefaultVoice", arguments: ["English (America)"], lineNumber: 2),
+            DotconfEntry(key: "AudioDevice", arguments: ["plughw:0"], lineNumber: 3),
+            DotconfEntry(key: "Name", arguments: ["say \"hi\""], lineNumber: 4),
+        ])
 }
 
 @Test func `an unclosed quote is reported with its line and skipped`() {

@@ -110,21 +110,26 @@ func `a session split into chunks of any size reads the same`(chunk: Int) {
 
 @Test func `invalid UTF-8 is repaired and flagged`() {
     let outputs = readAll([0x43, 0x48, 0x41, 0x52, 0x0A, 0xFF, 0x61, 0x0A, 0x2E, 0x0A], chunk: 2)
-    #expect(outputs.last == .command(.message(.character, MessageData(text: "\u{FFFD}a", lineCount: 1, hadInvalidUTF8: true))))
+    #expect(
+        outputs.last
+            == .command(.message(.character, MessageData(text: "\u{FFFD}a", lineCount: 1, hadInvalidUTF8: true))))
 }
 
 @Test func `commands are recognised exactly and everything else is unknown`() {
-    let lines = ["INIT", "STOP", "PAUSE", "QUIT", "LIST VOICES", "LIST VOICES de", "LIST VOICES de-DE male1",
-                 "DEBUG OFF ", "stop", "SPEAK NOW", "", "LIST VOICES a b c"]
+    let lines = [
+        "INIT", "STOP", "PAUSE", "QUIT", "LIST VOICES", "LIST VOICES de", "LIST VOICES de-DE male1",
+        "DEBUG OFF ", "stop", "SPEAK NOW", "", "LIST VOICES a b c",
+    ]
     var reader = CommandReader()
     let outputs = lines.map { reader.read(Array($0.utf8)) }
-    #expect(outputs == [
-        .command(.initialize), .command(.stop), .command(.pause), .command(.quit),
-        .command(.listVoices(language: nil, variant: nil)), .command(.listVoices(language: "de", variant: nil)),
-        .command(.listVoices(language: "de-DE", variant: "male1")), .command(.debugOff),
-        .command(.unknown("stop")), .command(.unknown("SPEAK NOW")), .command(.unknown("")),
-        .command(.unknown("LIST VOICES a b c")),
-    ])
+    #expect(
+        outputs == [
+            .command(.initialize), .command(.stop), .command(.pause), .command(.quit),
+            .command(.listVoices(language: nil, variant: nil)), .command(.listVoices(language: "de", variant: nil)),
+            .command(.listVoices(language: "de-DE", variant: "male1")), .command(.debugOff),
+            .command(.unknown("stop")), .command(.unknown("SPEAK NOW")), .command(.unknown("")),
+            .command(.unknown("LIST VOICES a b c")),
+        ])
 }
 
 @Test func `block lines without an equals sign are kept for the log`() {
@@ -132,17 +137,26 @@ func `a session split into chunks of any size reads the same`(chunk: Int) {
     #expect(
         outputs.last
             == .command(
-                .set(SettingsBlock(settings: [Setting(name: "rate", value: "10")], malformedLines: ["broken line", "=x"]))))
+                .set(
+                    SettingsBlock(
+                        settings: [Setting(name: "rate", value: "10")], malformedLines: ["broken line", "=x"]))))
 }
 
 @Test func `values keep spaces, equals signs and plus signs`() {
     let outputs = readAll(Array("SET\nsynthesis_voice=English (America)+Annie=x\n.\n".utf8), chunk: 4)
-    #expect(outputs.last == .command(.set(SettingsBlock(settings: [Setting(name: "synthesis_voice", value: "English (America)+Annie=x")]))))
+    #expect(
+        outputs.last
+            == .command(
+                .set(SettingsBlock(settings: [Setting(name: "synthesis_voice", value: "English (America)+Annie=x")]))))
 }
 
 @Test func `an overlong line is cut and flagged, and the next line is whole`() {
     var splitter = LineSplitter(maximumLineLength: 8)
     var lines: [LineSplitter.Line] = []
     splitter.append(Array("0123456789abc\nSTOP\n".utf8)) { lines.append($0) }
-    #expect(lines == [LineSplitter.Line(bytes: Array("01234567".utf8), isTruncated: true), LineSplitter.Line(bytes: Array("STOP".utf8))])
+    #expect(
+        lines == [
+            LineSplitter.Line(bytes: Array("01234567".utf8), isTruncated: true),
+            LineSplitter.Line(bytes: Array("STOP".utf8)),
+        ])
 }

@@ -2,7 +2,9 @@ import ModuleProtocol
 import Testing
 
 @Test func `replies are encoded byte for byte`() {
-    #expect(Reply.initialized(details: ["Utter: 2 voices ready."]).encoded == "299-Utter: 2 voices ready.\n299 OK LOADED SUCCESSFULLY\n")
+    #expect(
+        Reply.initialized(details: ["Utter: 2 voices ready."]).encoded
+            == "299-Utter: 2 voices ready.\n299 OK LOADED SUCCESSFULLY\n")
     #expect(Reply.initializationFailed(reason: "no data").encoded == "399-no data\n399 ERR CANT INIT MODULE\n")
     #expect(Reply.audioRefused(reason: "own audio").encoded == "300-own audio\n300 MODULE ERROR\n")
     #expect(Reply.receivingAudioSettings.encoded == "207 OK RECEIVING AUDIO SETTINGS\n")

@@ -14,7 +14,8 @@ private let factory = JobFactory(
             kind: .espeak(engineName: "gmw/en-US")),
         Voice(
             name: "German", identifier: "espeak-ng:gmw/de",
-            primaryLanguages: [Voice.Language(tag: LanguageTag("de")!, priority: 5)], kind: .espeak(engineName: "gmw/de")),
+            primaryLanguages: [Voice.Language(tag: LanguageTag("de")!, priority: 5)],
+            kind: .espeak(engineName: "gmw/de")),
     ]))
 
 @Test func `rate, pitch, range and volume map onto espeak-ng's scales`() throws {
@@ -69,8 +70,12 @@ private let factory = JobFactory(
 }
 
 @Test func `CHAR and KEY data become SSML, escaped`() {
-    #expect(JobFactory.ssml(for: .character, text: "<") == "<speak><say-as interpret-as=\"characters\">&lt;</say-as></speak>")
-    #expect(JobFactory.ssml(for: .character, text: "space") == "<speak><say-as interpret-as=\"characters\"> </say-as></speak>")
+    #expect(
+        JobFactory.ssml(for: .character, text: "<")
+            == "<speak><say-as interpret-as=\"characters\">&lt;</say-as></speak>")
+    #expect(
+        JobFactory.ssml(for: .character, text: "space")
+            == "<speak><say-as interpret-as=\"characters\"> </say-as></speak>")
     #expect(JobFactory.ssml(for: .key, text: "shift_a") == "<speak>shift a</speak>")
     #expect(JobFactory.ssml(for: .key, text: "kp-enter") == "<speak>keypad enter</speak>")
     #expect(JobFactory.ssml(for: .key, text: "control_alt_delete") == "<speak>control alt delete</speak>")

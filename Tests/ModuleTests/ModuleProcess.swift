@@ -11,7 +11,7 @@ struct CaptureRig: ~Copyable {
         var template = Array("/tmp/utter-module-test-XXXXXX".utf8CString)
         let created = template.withUnsafeMutableBufferPointer { mkdtemp($0.baseAddress!) }
         precondition(created != nil, "mkdtemp failed")
-        folder = String(cString: template.map { UInt8(bitPattern: $0) }.dropLast() + [0])
+        folder = String(decoding: template.dropLast().map { UInt8(bitPattern: $0) }, as: UTF8.self)
         // testing.md §1: a `file` PCM over `null`, with an explicit buffer set by the module.
         writeFile(
             folder + "/.asoundrc",
@@ -25,7 +25,9 @@ struct CaptureRig: ~Copyable {
     /// The captured samples (S16_LE mono).
     func samples() -> [Int16] {
         let bytes = readFile(capturePath) ?? []
-        return stride(from: 0, to: bytes.count - 1, by: 2).map { Int16(bitPattern: UInt16(bytes[$0]) | UInt16(bytes[$0 + 1]) << 8) }
+        return stride(from: 0, to: bytes.count - 1, by: 2).map {
+            Int16(bitPattern: UInt16(bytes[$0]) | UInt16(bytes[$0 + 1]) << 8)
+        }
     }
 
     deinit {

@@ -14,7 +14,9 @@ func settingsBlock(language: String = "en-US", voice: String? = "male1", synthes
 
 /// Dot-stuffs `text` as the server does and frames it as a SPEAK block.
 func speakCommand(_ text: String, command: String = "SPEAK") -> String {
-    let stuffed = text.split(separator: "\n", omittingEmptySubsequences: false).map { $0.hasPrefix(".") ? "." + $0 : String($0) }
+    let stuffed = text.split(separator: "\n", omittingEmptySubsequences: false).map {
+        $0.hasPrefix(".") ? "." + $0 : String($0)
+    }
     return "\(command)\n" + stuffed.joined(separator: "\n") + "\n.\n"
 }
 
@@ -59,16 +61,22 @@ func speak(_ module: ModuleProcess, _ text: String, command: String = "SPEAK", s
     let list = try #require(module.expect("200 OK VOICE LIST SENT\n"))
     let lines = list.split(separator: "\n").dropLast()
     #expect(lines.count > 100)
-    #expect(lines.allSatisfy { $0.hasPrefix("200-") && $0.split(separator: "\t", omittingEmptySubsequences: false).count == 3 })
+    #expect(
+        lines.allSatisfy {
+            $0.hasPrefix("200-") && $0.split(separator: "\t", omittingEmptySubsequences: false).count == 3
+        })
     #expect(lines.contains("200-English (America)\ten-US\tnone"))
     #expect(lines.contains("200-English (America) [en]\ten\tnone"))
     #expect(Set(lines.map { $0.split(separator: "\t")[0] }).count == lines.count, "voice names are unique")
     module.send("LIST VOICES de\n")
     #expect(module.expect("200 OK VOICE LIST SENT\n") == "200-German\tde\tnone\n200 OK VOICE LIST SENT\n")
     module.send("LIST VOICES de male1\nLIST VOICES xx\n")
-    #expect(module.expect("304 CANT LIST VOICES\n304 CANT LIST VOICES\n") == "304 CANT LIST VOICES\n304 CANT LIST VOICES\n")
+    #expect(
+        module.expect("304 CANT LIST VOICES\n304 CANT LIST VOICES\n") == "304 CANT LIST VOICES\n304 CANT LIST VOICES\n")
     module.send("DEBUG ON \(rig.folder)/debug.log \nDEBUG OFF \nHELLO\nQUIT\n")
-    #expect(module.expect("210 OK QUIT\n") == "200 OK DEBUGGING ON\n200 OK DEBUGGING OFF\n300 ERR UNKNOWN COMMAND\n210 OK QUIT\n")
+    #expect(
+        module.expect("210 OK QUIT\n")
+            == "200 OK DEBUGGING ON\n200 OK DEBUGGING OFF\n300 ERR UNKNOWN COMMAND\n210 OK QUIT\n")
     #expect(module.waitForExit(within: 5) == 0)
 }
 
@@ -107,7 +115,8 @@ func speak(_ module: ModuleProcess, _ text: String, command: String = "SPEAK", s
     let rig = CaptureRig()
     let module = try startModule(rig)
     // A long text, stopped at once: the server may send STOP right after 200 OK SPEAKING.
-    let long = "<speak>" + String(repeating: "This sentence is repeated to make a long message. ", count: 60) + "</speak>"
+    let long =
+        "<speak>" + String(repeating: "This sentence is repeated to make a long message. ", count: 60) + "</speak>"
     module.send(settingsBlock())
     _ = module.expect("203 OK SETTINGS RECEIVED\n")
     module.send(speakCommand(long) + "STOP\nSTOP\n")
@@ -191,7 +200,11 @@ func speak(_ module: ModuleProcess, _ text: String, command: String = "SPEAK", s
     let lastVoice = try #require(lines.firstIndex(of: "200 OK VOICE LIST SENT"))
     #expect(lines[firstVoice...lastVoice].allSatisfy { $0.hasPrefix("200") }, "no event inside the reply")
     let events = lines.filter { $0.hasPrefix("7") }
-    #expect(events == ["701 BEGIN", "700-__spd_0", "700 INDEX MARK", "700-__spd_1", "700 INDEX MARK", "700-__spd_2", "700 INDEX MARK", "702 END"])
+    #expect(
+        events == [
+            "701 BEGIN", "700-__spd_0", "700 INDEX MARK", "700-__spd_1", "700 INDEX MARK", "700-__spd_2",
+            "700 INDEX MARK", "702 END",
+        ])
 }
 
 @Test func `QUIT while speaking sends 703 first, then 210, and exits`() throws {
@@ -231,7 +244,9 @@ func speak(_ module: ModuleProcess, _ text: String, command: String = "SPEAK", s
 @Test func `unknown voices, languages and settings still speak`() throws {
     let rig = CaptureRig()
     let module = try startModule(rig)
-    speak(module, "<speak>Hallo.</speak>", settings: settingsBlock(language: "c", voice: nil, synthesisVoice: "bleaaaarg"))
+    speak(
+        module, "<speak>Hallo.</speak>", settings: settingsBlock(language: "c", voice: nil, synthesisVoice: "bleaaaarg")
+    )
     #expect(module.expect("702 END\n") == "701 BEGIN\n702 END\n")
     module.send("SET\nrate=fast\nfrobnicate=1\nno equals sign\n.\n")
     #expect(module.expect("203 OK SETTINGS RECEIVED\n") == "203 OK RECEIVING SETTINGS\n203 OK SETTINGS RECEIVED\n")

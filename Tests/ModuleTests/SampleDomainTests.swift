@@ -144,7 +144,9 @@ struct InProcessEngineTests {
         #expect(america.primaryLanguages.map(\.tag.description) == ["en-US"])
         #expect(america.supportedLanguages.map(\.tag.description) == ["en"])
         let real = VoiceCatalogue(voices: voices)
-        #expect(real.select(synthesisVoice: nil, language: "de-de", defaultVoice: nil, defaultLanguage: "en-US")?.voice.name == "German")
+        #expect(
+            real.select(synthesisVoice: nil, language: "de-de", defaultVoice: nil, defaultLanguage: "en-US")?.voice.name
+                == "German")
         #expect(Set(real.listings.map { $0.name.lowercased() }).count == real.listings.count)
     }
 }

@@ -2,7 +2,10 @@ import SSML
 import Testing
 
 @Test func `entities and character references are decoded and unknown ones kept`() {
-    #expect(SSMLReader.tokens(of: "a &lt;b&gt; &amp; &quot;&apos; &#65;&#x42; &bogus; & x") == [.text("a <b> & \"' AB &bogus; & x")])
+    #expect(
+        SSMLReader.tokens(of: "a &lt;b&gt; &amp; &quot;&apos; &#65;&#x42; &bogus; & x") == [
+            .text("a <b> & \"' AB &bogus; & x")
+        ])
 }
 
 @Test func `a less-than sign that starts no tag is text`() {
@@ -24,40 +27,49 @@ import Testing
 }
 
 @Test func `marks after a sentence end start a new segment and are reported by Utter`() {
-    let segments = Segmenter().segments(of: "<speak>Hello world.<mark name=\"__spd_0\"/> This is <mark name=\"b\"/>it.</speak>")
-    #expect(segments == [
-        SpeechSegment(leadingMarks: [], markup: "<speak>Hello world.</speak>"),
-        SpeechSegment(leadingMarks: ["__spd_0"], markup: "<speak> This is <mark name=\"m0\"/>it.</speak>", inlineMarks: ["b"]),
-    ])
+    let segments = Segmenter().segments(
+        of: "<speak>Hello world.<mark name=\"__spd_0\"/> This is <mark name=\"b\"/>it.</speak>")
+    #expect(
+        segments == [
+            SpeechSegment(leadingMarks: [], markup: "<speak>Hello world.</speak>"),
+            SpeechSegment(
+                leadingMarks: ["__spd_0"], markup: "<speak> This is <mark name=\"m0\"/>it.</speak>", inlineMarks: ["b"]),
+        ])
 }
 
 @Test func `marks before the first word are leading marks`() {
     // Orca puts a mark before every word.
     let segments = Segmenter().segments(of: "<speak><mark name=\"0:5\"/>Hello <mark name=\"6:11\"/>world</speak>")
-    #expect(segments == [
-        SpeechSegment(leadingMarks: ["0:5"], markup: "<speak>Hello <mark name=\"m0\"/>world</speak>", inlineMarks: ["6:11"])
-    ])
+    #expect(
+        segments == [
+            SpeechSegment(
+                leadingMarks: ["0:5"], markup: "<speak>Hello <mark name=\"m0\"/>world</speak>", inlineMarks: ["6:11"])
+        ])
 }
 
 @Test func `marks at the very end form a segment without markup`() {
     let segments = Segmenter().segments(of: "<speak>Done!<mark name=\"__spd_0\"/><mark name=\"x\"/></speak>")
-    #expect(segments == [
-        SpeechSegment(markup: "<speak>Done!</speak>"),
-        SpeechSegment(leadingMarks: ["__spd_0", "x"]),
-    ])
+    #expect(
+        segments == [
+            SpeechSegment(markup: "<speak>Done!</speak>"),
+            SpeechSegment(leadingMarks: ["__spd_0", "x"]),
+        ])
 }
 
 @Test func `open elements are closed and reopened around a cut`() {
     let segments = Segmenter().segments(
         of: "<speak xml:lang=\"de\"><prosody rate=\"slow\">Eins. <mark name=\"a\"/>Zwei.</prosody></speak>")
-    #expect(segments == [
-        SpeechSegment(markup: "<speak xml:lang=\"de\"><prosody rate=\"slow\">Eins. </prosody></speak>"),
-        SpeechSegment(leadingMarks: ["a"], markup: "<speak xml:lang=\"de\"><prosody rate=\"slow\">Zwei.</prosody></speak>"),
-    ])
+    #expect(
+        segments == [
+            SpeechSegment(markup: "<speak xml:lang=\"de\"><prosody rate=\"slow\">Eins. </prosody></speak>"),
+            SpeechSegment(
+                leadingMarks: ["a"], markup: "<speak xml:lang=\"de\"><prosody rate=\"slow\">Zwei.</prosody></speak>"),
+        ])
 }
 
 @Test func `unknown elements are dropped and their text kept, text is re-escaped`() {
-    let segments = Segmenter().segments(of: "<speak><foo bar=\"1\">a &lt; b &amp; c</foo><audio src=\"x.wav\">beep</audio></speak>")
+    let segments = Segmenter().segments(
+        of: "<speak><foo bar=\"1\">a &lt; b &amp; c</foo><audio src=\"x.wav\">beep</audio></speak>")
     #expect(segments == [SpeechSegment(markup: "<speak>a &lt; b &amp; cbeep</speak>")])
 }
 
@@ -69,15 +81,17 @@ import Testing
 }
 
 @Test func `plain text without a speak wrapper works`() {
-    #expect(Segmenter().segments(of: "No wrapper <mark name=\"nowrap\"/>here.") == [
-        SpeechSegment(markup: "<speak>No wrapper <mark name=\"m0\"/>here.</speak>", inlineMarks: ["nowrap"])
-    ])
+    #expect(
+        Segmenter().segments(of: "No wrapper <mark name=\"nowrap\"/>here.") == [
+            SpeechSegment(markup: "<speak>No wrapper <mark name=\"m0\"/>here.</speak>", inlineMarks: ["nowrap"])
+        ])
 }
 
 @Test func `spelling wraps text in say-as characters`() {
-    #expect(Segmenter(spellsText: true).segments(of: "<speak>ab</speak>") == [
-        SpeechSegment(markup: "<speak><say-as interpret-as=\"characters\">ab</say-as></speak>")
-    ])
+    #expect(
+        Segmenter(spellsText: true).segments(of: "<speak>ab</speak>") == [
+            SpeechSegment(markup: "<speak><say-as interpret-as=\"characters\">ab</say-as></speak>")
+        ])
 }
 
 @Test func `every mark of a ten-thousand-mark message is kept once, in order`() {
@@ -96,4 +110,3 @@ import Testing
     #expect(segments[0].markup?.contains("deep") == true)
     #expect((segments[0].markup?.utf8.count ?? 0) < 1000)
 }
-

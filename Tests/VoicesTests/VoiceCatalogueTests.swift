@@ -32,7 +32,10 @@ let catalogue = VoiceCatalogue(voices: [
 
 @Test func `every voice is listed under each of its languages with unique names`() {
     let lines = catalogue.listings.map { "\($0.name)|\($0.language)" }
-    #expect(lines.prefix(3) == ["English (Great Britain)|en-GB", "English (Great Britain) [en]|en", "English (America)|en-US"])
+    #expect(
+        lines.prefix(3) == [
+            "English (Great Britain)|en-GB", "English (Great Britain) [en]|en", "English (America)|en-US",
+        ])
     #expect(Set(catalogue.listings.map { $0.name.lowercased() }).count == catalogue.listings.count)
     #expect(catalogue.listings.count == 10)
 }
@@ -41,13 +44,18 @@ let catalogue = VoiceCatalogue(voices: [
     #expect(catalogue.listings(language: "de").map(\.name) == ["German"])
     #expect(catalogue.listings(language: "de-AT").isEmpty)
     #expect(catalogue.listings(language: "EN-us").map(\.name) == ["English (America)"])
-    #expect(catalogue.listings(language: "en").map(\.language.description) == ["en-GB", "en", "en-US", "en", "en-GB-x-gbclan", "en-GB", "en"])
+    #expect(
+        catalogue.listings(language: "en").map(\.language.description) == [
+            "en-GB", "en", "en-US", "en", "en-GB-x-gbclan", "en-GB", "en",
+        ])
     #expect(catalogue.listings(language: "xx").isEmpty)
     #expect(catalogue.listings(language: nil).count == catalogue.listings.count)
 }
 
 func selected(_ synthesisVoice: String?, _ language: String?, defaultVoice: String? = nil) -> String? {
-    catalogue.select(synthesisVoice: synthesisVoice, language: language, defaultVoice: defaultVoice, defaultLanguage: "en-US")?.voice.name
+    catalogue.select(
+        synthesisVoice: synthesisVoice, language: language, defaultVoice: defaultVoice, defaultLanguage: "en-US")?.voice
+        .name
 }
 
 @Test func `a listed synthesis voice wins, whatever the language`() {
@@ -70,6 +78,7 @@ func selected(_ synthesisVoice: String?, _ language: String?, defaultVoice: Stri
     #expect(selected("no such voice", "de-de") == "German")
     #expect(selected(nil, "c") == "English (America)")
     #expect(selected(nil, nil, defaultVoice: "German") == "German")
-    #expect(VoiceCatalogue(voices: []).select(synthesisVoice: nil, language: "en", defaultVoice: nil, defaultLanguage: "en") == nil)
+    #expect(
+        VoiceCatalogue(voices: []).select(synthesisVoice: nil, language: "en", defaultVoice: nil, defaultLanguage: "en")
+            == nil)
 }
-
