@@ -26,8 +26,10 @@ let fourSentences = """
     """
 
 /// Starts the module and runs the start-up handshake exactly as speech-dispatcher does.
-func startModule(_ rig: borrowing CaptureRig, device: String = "utter_capture") throws -> ModuleProcess {
-    let module = try ModuleProcess(home: rig.folder, logPath: rig.logPath)
+func startModule(
+    _ rig: borrowing CaptureRig, device: String = "utter_capture", configurationPath: String = "/nonexistent/utter.conf"
+) throws -> ModuleProcess {
+    let module = try ModuleProcess(home: rig.folder, logPath: rig.logPath, configurationPath: configurationPath)
     module.send("INIT\n")
     let initReply = try #require(module.expect("299 OK LOADED SUCCESSFULLY\n"))
     #expect(initReply.hasPrefix("299-Utter: ") && initReply.hasSuffix(" voices ready.\n299 OK LOADED SUCCESSFULLY\n"))
@@ -282,4 +284,24 @@ func prosody(rate: Int = 0, pitch: Int = 0, volume: Int = 100) -> String {
     #expect(lengths[2] < lengths[0] * 2 / 3, "rate 100 is faster: \(lengths)")
     #expect(levels[3] == 0, "volume -100 is silent: \(levels)")
     #expect(abs(levels[4] - levels[0] / 2) < levels[0] * 0.05, "volume 0 is half the amplitude: \(levels)")
+}
+
+@Test func `a bad configuration line is logged with its number and the rest applies`() throws {
+    let rig = CaptureRig()
+    let configuration = rig.folder + "/utter.conf"
+    writeFile(configuration, "# Utter\nAudioPeriodMilliseconds fast\nDefaultLanguage \"de\"\nNoSuchKey 1\n")
+    let module = try startModule(rig, configurationPath: configuration)
+    // DefaultLanguage applies: a message in the C locale is spoken by the German voice.
+    module.send("DEBUG ON \(rig.folder)/debug.log \n")
+    #expect(module.expect("200 OK DEBUGGING ON\n") == "200 OK DEBUGGING ON\n")
+    speak(module, "<speak>Guten Tag.</speak>", settings: settingsBlock(language: "c"))
+    #expect(module.expect("702 END\n") == "701 BEGIN\n702 END\n")
+    module.send("QUIT\n")
+    _ = module.expect("210 OK QUIT\n")
+    #expect(module.waitForExit(within: 5) == 0)
+    let log = String(decoding: readFile(rig.logPath) ?? [], as: UTF8.self)
+    #expect(log.contains("utter.conf: line 2: AudioPeriodMilliseconds needs"), "\(log)")
+    #expect(log.contains("utter.conf: line 4: unknown setting \"NoSuchKey\""), "\(log)")
+    let debug = String(decoding: readFile(rig.folder + "/debug.log") ?? [], as: UTF8.self)
+    #expect(debug.contains("voice \"German\" (defaultLanguage)"), "the debug log has the detail: \(debug)")
 }
