@@ -57,9 +57,14 @@ public final class AudioOutput: Sendable {
     // MARK: Lifecycle
 
     /// Starts the render thread, named "utter-render"; calling it again does nothing.
-    public func start() {
+    ///
+    /// Returns why the thread could not get real-time priority (`SCHED_FIFO`), for the caller to
+    /// log once, or nil when it got it. Without it the thread still works, at normal priority, and
+    /// a busy machine may cause underruns.
+    @discardableResult
+    public func start() -> String? {
         thread.withLock { slot in
-            guard !slot.started else { return }
+            guard !slot.started else { return nil }
             slot.started = true
             let context = Unmanaged.passRetained(RenderContext(ring: ring, shared: shared)).toOpaque()
             var handle = pthread_t()
@@ -67,6 +72,14 @@ public final class AudioOutput: Sendable {
             // Only fails when the system is out of threads or memory, at startup.
             precondition(result == 0, "Utter could not start the render thread (error \(result))")
             slot.handle = handle
+            // A modest real-time priority: above every normal thread, below the kernel's audio
+            // and IRQ threads (50) and PipeWire/PulseAudio's own (rtkit gives them 20).
+            var parameters = sched_param(sched_priority: 10)
+            let error = pthread_setschedparam(handle, SCHED_FIFO, &parameters)
+            guard error != 0 else { return nil }
+            return
+                "the render thread runs at normal priority: SCHED_FIFO was refused (\(String(cString: strerror(error)))); "
+                + "allow it with a 'rtprio' limit in /etc/security/limits.conf for this user"
         }
     }
 

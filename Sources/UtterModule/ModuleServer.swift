@@ -177,7 +177,9 @@ public final class ModuleServer {
         let voices = engine.voices()
         let catalogue = VoiceCatalogue(voices: voices)
         let audio = AudioOutput(configuration: audioConfiguration(sampleRate: engine.sampleRate), controlWakeFD: wakeFD)
-        audio.start()
+        if let priorityProblem = audio.start() {
+            logger.notice("\(priorityProblem)")
+        }
         let synthesizer = Synthesizer(
             engine: engine, audio: audio, controlWakeFD: wakeFD, logger: logSink.logger(label: "utter.synth"))
         synthesizer.start()
