@@ -1,0 +1,17 @@
+// swift-tools-version: 6.1
+// libFuzzer targets for Utter's pure layers. Not part of the main build: build and run them with
+// Fuzz/run (see testing.md §5 in the project's shared docs).
+import PackageDescription
+
+let package = Package(
+    name: "UtterFuzz",
+    dependencies: [.package(name: "Utter", path: "..")],
+    targets: [
+        .executableTarget(
+            name: "ProtocolFuzzer", dependencies: [.product(name: "UtterPureLayers", package: "Utter")]),
+        .executableTarget(
+            name: "SSMLFuzzer", dependencies: [.product(name: "UtterPureLayers", package: "Utter")]),
+        .executableTarget(
+            name: "ConfigurationFuzzer", dependencies: [.product(name: "UtterPureLayers", package: "Utter")]),
+    ]
+)
