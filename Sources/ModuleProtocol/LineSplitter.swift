@@ -30,17 +30,27 @@ public struct LineSplitter: Sendable {
     public var bufferedByteCount: Int { pending.count }
 
     /// Appends `bytes` and calls `body` once for every line they complete, in order.
-    public mutating func append(_ bytes: some Sequence<UInt8>, _ body: (Line) -> Void) {
-        for byte in bytes {
-            if byte == 0x0A {
-                body(Line(bytes: pending, isTruncated: overflowed))
-                pending.removeAll(keepingCapacity: pending.count <= 4096)
-                overflowed = false
-            } else if pending.count < maximumLineLength {
-                pending.append(byte)
-            } else {
-                overflowed = true
-            }
+    public mutating func append(_ bytes: some Collection<UInt8>, _ body: (Line) -> Void) {
+        var start = bytes.startIndex
+        while start != bytes.endIndex {
+            let newline = bytes[start...].firstIndex(of: 0x0A)
+            keep(bytes[start..<(newline ?? bytes.endIndex)])
+            guard let newline else { return }
+            body(Line(bytes: pending, isTruncated: overflowed))
+            pending.removeAll(keepingCapacity: pending.count <= 4096)
+            overflowed = false
+            start = bytes.index(after: newline)
+        }
+    }
+
+    /// Adds part of a line, up to the length limit.
+    private mutating func keep(_ part: some Collection<UInt8>) {
+        let room = maximumLineLength - pending.count
+        if part.count <= room {
+            pending.append(contentsOf: part)
+        } else {
+            pending.append(contentsOf: part.prefix(room))
+            overflowed = true
         }
     }
 }

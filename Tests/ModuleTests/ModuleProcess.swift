@@ -90,7 +90,12 @@ final class ModuleProcess {
 
     /// Writes `text` to the module's stdin.
     func send(_ text: String) {
-        var bytes = Array(text.utf8)
+        sendBytes(Array(text.utf8))
+    }
+
+    /// Writes `bytes` to the module's stdin.
+    func sendBytes(_ bytes: [UInt8]) {
+        var bytes = bytes
         var offset = 0
         while offset < bytes.count {
             let written = bytes.withUnsafeMutableBytes { write(input, $0.baseAddress! + offset, $0.count - offset) }

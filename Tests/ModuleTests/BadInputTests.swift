@@ -1,0 +1,145 @@
+import Glibc
+import Testing
+
+/// One bad input: what is sent, the exact reply expected, and what the log must say.
+struct BadInput: CustomTestStringConvertible, Sendable {
+    let name: String
+    let input: [UInt8]
+    let reply: String
+    let log: String?
+    var testDescription: String { name }
+
+    init(_ name: String, _ input: [UInt8], reply: String, log: String? = nil) {
+        self.name = name
+        self.input = input
+        self.reply = reply
+        self.log = log
+    }
+
+    init(_ name: String, _ input: String, reply: String, log: String? = nil) {
+        self.init(name, Array(input.utf8), reply: reply, log: log)
+    }
+}
+
+let badInputs: [BadInput] = [
+    BadInput(
+        "an unknown command", "FROBNICATE\n", reply: "300 ERR UNKNOWN COMMAND\n", log: "unknown command \"FROBNICATE\""),
+    BadInput("a lower-case command", "speak\n", reply: "300 ERR UNKNOWN COMMAND\n", log: "unknown command \"speak\""),
+    BadInput("an empty line", "\n", reply: "300 ERR UNKNOWN COMMAND\n", log: "unknown command \"\""),
+    BadInput(
+        "binary garbage", [0x01, 0xFF, 0xFE, 0x00, 0x7F, 0x0A], reply: "300 ERR UNKNOWN COMMAND\n",
+        log: "unknown command"),
+    BadInput(
+        "a line of 1 MB", String(repeating: "A", count: 1 << 20) + "\n", reply: "300 ERR UNKNOWN COMMAND\n",
+        log: "unknown command \"AAAA"),
+    BadInput("invalid UTF-8 in a command", [0x53, 0x54, 0xC3, 0x28, 0x50, 0x0A], reply: "300 ERR UNKNOWN COMMAND\n"),
+    BadInput(
+        "invalid UTF-8 in a SET key and value", Array("SET\n".utf8) + [0xFF, 0x3D, 0xFE, 0x0A] + Array(".\n".utf8),
+        reply: "203 OK RECEIVING SETTINGS\n203 OK SETTINGS RECEIVED\n", log: "unknown setting \"\u{FFFD}\""),
+    BadInput(
+        "invalid UTF-8 in text", Array("SPEAK\nbad ".utf8) + [0xC3, 0x28] + Array(" text\n.\n".utf8),
+        reply: "202 OK RECEIVING MESSAGE\n200 OK SPEAKING\n701 BEGIN\n702 END\n", log: "not valid UTF-8"),
+    BadInput(
+        "NUL bytes in text", Array("SPEAK\nnul".utf8) + [0x00, 0x00] + Array("here\n.\n".utf8),
+        reply: "202 OK RECEIVING MESSAGE\n200 OK SPEAKING\n701 BEGIN\n702 END\n"),
+    BadInput(
+        "a SET line without an equals sign", "SET\nrate 20\n.\n",
+        reply: "203 OK RECEIVING SETTINGS\n203 OK SETTINGS RECEIVED\n", log: "SET line without '='"),
+    BadInput(
+        "out-of-range and non-numeric values", "SET\nrate=1000\npitch=high\nvolume=-5000\npunctuation_mode=loud\n.\n",
+        reply: "203 OK RECEIVING SETTINGS\n203 OK SETTINGS RECEIVED\n", log: "pitch=\"high\" is not a number"),
+    BadInput(
+        "an empty SPEAK", "SPEAK\n.\n", reply: "202 OK RECEIVING MESSAGE\n301 ERROR CANT SPEAK\n",
+        log: "SPEAK without text"),
+    BadInput(
+        "a multi-line KEY", "KEY\nshift\na\n.\n", reply: "202 OK RECEIVING MESSAGE\n305 DATA MORE THAN ONE LINE\n",
+        log: "KEY data has 2 lines"),
+    BadInput(
+        "a multi-line SOUND_ICON", "SOUND_ICON\nmessage\nmore\n.\n",
+        reply: "202 OK RECEIVING MESSAGE\n305 DATA MORE THAN ONE LINE\n"),
+    BadInput(
+        "unclosed tags", "SPEAK\n<speak><prosody rate=\"fast\">Unclosed <emphasis>tags\n.\n",
+        reply: "202 OK RECEIVING MESSAGE\n200 OK SPEAKING\n701 BEGIN\n702 END\n"),
+    BadInput(
+        "entity tricks stay inert",
+        "SPEAK\n<?xml version=\"1.0\"?><!DOCTYPE lolz [<!ENTITY lol \"lol\"><!ENTITY lol2 \"&lol;&lol;&lol;\"><!ENTITY ext SYSTEM \"file:///etc/passwd\">]><speak>&lol2; &ext;</speak>\n.\n",
+        reply: "202 OK RECEIVING MESSAGE\n200 OK SPEAKING\n701 BEGIN\n702 END\n"),
+    BadInput(
+        "message text without SPEAK", "Hello there.\n.\n",
+        reply: "300 ERR UNKNOWN COMMAND\n300 ERR UNKNOWN COMMAND\n", log: "unknown command \"Hello there.\""),
+    BadInput(
+        "a DEBUG file that cannot be opened", "DEBUG ON /nonexistent/folder/debug.log \n",
+        reply: "303 CANT OPEN CUSTOM DEBUG FILE\n", log: "cannot open debug log"),
+]
+
+@Test(arguments: badInputs)
+func `bad input gets the prescribed reply, a log line, and the module keeps serving`(_ bad: BadInput) throws {
+    let rig = CaptureRig()
+    let module = try startModule(rig)
+    module.send(settingsBlock())
+    _ = try #require(module.expect("203 OK SETTINGS RECEIVED\n"))
+    module.sendBytes(bad.input)
+    let reply = try #require(module.expect(bad.reply), "no reply \(bad.reply.debugDescription)")
+    #expect(reply == bad.reply)
+    // Still serving, and correctly.
+    speak(module, "<speak>Still here.</speak>")
+    #expect(module.expect("702 END\n") == "701 BEGIN\n702 END\n")
+    module.send("QUIT\n")
+    #expect(module.expect("210 OK QUIT\n") == "210 OK QUIT\n")
+    #expect(module.waitForExit(within: 5) == 0)
+    if let expected = bad.log {
+        let log = String(decoding: readFile(rig.logPath) ?? [], as: UTF8.self)
+        #expect(log.contains(expected), "log lacks \(expected.debugDescription):\n\(log.prefix(2000))")
+    }
+}
+
+@Test func `a 10 MB SPEAK is accepted at once and stopped at once`() throws {
+    let rig = CaptureRig()
+    let module = try startModule(rig)
+    module.send(settingsBlock())
+    _ = module.expect("203 OK SETTINGS RECEIVED\n")
+    let text =
+        "<speak>" + String(repeating: "All work and no play makes Jack a dull boy. ", count: 230_000) + "</speak>"
+    #expect(text.utf8.count > 10_000_000)
+    module.send(speakCommand(text) + "STOP\n")
+    #expect(module.expect("200 OK SPEAKING\n") == "202 OK RECEIVING MESSAGE\n200 OK SPEAKING\n")
+    let events = try #require(module.expect("703 STOP\n"))
+    #expect(events == "703 STOP\n" || events == "701 BEGIN\n703 STOP\n")
+    speak(module, "<speak>Next.</speak>")
+    #expect(module.expect("702 END\n") == "701 BEGIN\n702 END\n")
+}
+
+@Test func `ten thousand marks are each reported once, in order`() throws {
+    let rig = CaptureRig()
+    let module = try startModule(rig, device: "utter_no_such_device")
+    var text = "<speak>"
+    for index in 0..<10_000 { text += "<mark name=\"\(index)\"/>w " }
+    speak(module, text + "</speak>")
+    let events = try #require(module.expect("702 END\n", within: 120))
+    let marks = events.split(separator: "\n").filter { $0.hasPrefix("700-") }.map { $0.dropFirst(4) }
+    #expect(marks.count == 10_000)
+    #expect(marks.elementsEqual((0..<10_000).map(String.init)) { $0 == $1 })
+    #expect(events.hasPrefix("701 BEGIN\n"))
+}
+
+@Test func `SSML nested ten thousand deep is spoken`() throws {
+    let rig = CaptureRig()
+    let module = try startModule(rig)
+    let deep =
+        String(repeating: "<prosody rate=\"fast\">", count: 10_000) + "deep"
+        + String(repeating: "</prosody>", count: 10_000)
+    speak(module, "<speak>\(deep)</speak>")
+    #expect(module.expect("702 END\n") == "701 BEGIN\n702 END\n")
+}
+
+@Test func `SET while speaking applies to the next message`() throws {
+    let rig = CaptureRig()
+    let module = try startModule(rig)
+    module.send(settingsBlock())
+    _ = module.expect("203 OK SETTINGS RECEIVED\n")
+    module.send(speakCommand(fourSentences) + "SET\nrate=50\n.\n")
+    _ = try #require(module.expect("200 OK SPEAKING\n"))
+    let rest = try #require(module.expect("702 END\n"))
+    #expect(rest.contains("203 OK RECEIVING SETTINGS\n203 OK SETTINGS RECEIVED\n"))
+    #expect(rest.hasSuffix("702 END\n"))
+}
