@@ -12,6 +12,14 @@ public struct VoiceCatalogue: Sendable {
     /// voices by that single language field); names are unique.
     public let listings: [Listing]
     private let voiceIndexByName: [String: Int]
+    /// Every (voice, language) pair, flattened once: selection runs for every message.
+    private let languageEntries: [LanguageEntry]
+
+    private struct LanguageEntry {
+        var voiceIndex: Int
+        var tag: LanguageTag
+        var rank: (Int, Int, Int)  // primary first, then espeak-ng's priority, then voice order
+    }
 
     public init(voices: [Voice]) {
         self.voices = voices
@@ -43,6 +51,13 @@ public struct VoiceCatalogue: Sendable {
         }
         self.listings = listings
         self.voiceIndexByName = byName
+        self.languageEntries = voices.enumerated().flatMap { index, voice in
+            voice.languages.enumerated().map { position, language in
+                LanguageEntry(
+                    voiceIndex: index, tag: language.tag,
+                    rank: (position < voice.primaryLanguages.count ? 0 : 1, language.priority, index))
+            }
+        }
     }
 
     /// The listings for a LIST VOICES request. With a language (the 0.12 form) only those listed
@@ -98,28 +113,19 @@ public struct VoiceCatalogue: Sendable {
 
     /// The voice that speaks exactly `tag` best.
     private func best(for tag: LanguageTag) -> Voice? {
-        var best: (rank: (Int, Int, Int), index: Int)?
-        for (index, voice) in voices.enumerated() {
-            for (position, language) in voice.languages.enumerated() where language.tag == tag {
-                let isPrimary = position < voice.primaryLanguages.count
-                let rank = (isPrimary ? 0 : 1, language.priority, index)
-                if best == nil || rank < best!.rank { best = (rank, index) }
-            }
-        }
-        return best.map { voices[$0.index] }
+        best { $0.tag == tag }
     }
 
     /// The voice for a bare language subtag: one listing that language itself, else any dialect.
     private func best(forPrimary tag: LanguageTag) -> Voice? {
-        if let voice = best(for: tag) { return voice }
-        var best: (rank: (Int, Int, Int), index: Int)?
-        for (index, voice) in voices.enumerated() {
-            for (position, language) in voice.languages.enumerated()
-            where language.tag.primaryLanguage == tag.primaryLanguage {
-                let rank = (position < voice.primaryLanguages.count ? 0 : 1, language.priority, index)
-                if best == nil || rank < best!.rank { best = (rank, index) }
-            }
+        best(for: tag) ?? best { $0.tag.primaryLanguage == tag.primaryLanguage }
+    }
+
+    private func best(where matches: (LanguageEntry) -> Bool) -> Voice? {
+        var best: LanguageEntry?
+        for entry in languageEntries where matches(entry) {
+            if best == nil || entry.rank < best!.rank { best = entry }
         }
-        return best.map { voices[$0.index] }
+        return best.map { voices[$0.voiceIndex] }
     }
 }
