@@ -16,6 +16,8 @@ public final class ModuleServer {
     private let inputFD: Int32
     private var output: OutputChannel
     private let wakeFD: Int32
+    /// SIGTERM and SIGINT, read in the poll loop so a message in progress can end with 703.
+    private let signalFD: Int32
 
     private var splitter = LineSplitter()
     private var reader = CommandReader()
@@ -52,6 +54,14 @@ public final class ModuleServer {
         self.output = OutputChannel(fd: outputFD)
         self.wakeFD = CUtterShims_eventfd(1)
         precondition(wakeFD >= 0, "eventfd failed: \(errno)")
+        // Blocked here, before any thread starts, so every thread inherits the mask and the
+        // signals are only ever delivered through the signalfd.
+        var signals = sigset_t()
+        sigemptyset(&signals)
+        sigaddset(&signals, SIGTERM)
+        sigaddset(&signals, SIGINT)
+        pthread_sigmask(SIG_BLOCK, &signals, nil)
+        self.signalFD = CUtterShims_signalfd(&signals)
     }
 
     /// Serves until QUIT, stdin EOF or a closed stdout; returns the process exit status.
@@ -61,8 +71,9 @@ public final class ModuleServer {
             var fds = [
                 pollfd(fd: inputFD, events: Int16(POLLIN), revents: 0),
                 pollfd(fd: wakeFD, events: Int16(POLLIN), revents: 0),
+                pollfd(fd: signalFD, events: Int16(POLLIN), revents: 0),
             ]
-            let ready = poll(&fds, 2, -1)
+            let ready = poll(&fds, signalFD >= 0 ? 3 : 2, -1)
             if ready < 0 && errno != EINTR {
                 logger.critical("poll failed (errno \(errno)); exiting")
                 break
@@ -70,6 +81,14 @@ public final class ModuleServer {
             if fds[1].revents != 0 {
                 var value: UInt64 = 0
                 _ = read(wakeFD, &value, 8)
+            }
+            if signalFD >= 0 && fds[2].revents != 0 {
+                var record = [UInt8](repeating: 0, count: Int(CUtterShims_signalfdRecordSize()))
+                _ = record.withUnsafeMutableBytes { read(signalFD, $0.baseAddress, $0.count) }
+                let number = record.withUnsafeBytes { $0.load(as: UInt32.self) }
+                logger.notice("signal \(number) received: ending the message in progress and exiting")
+                perform(machine.abandon())
+                break
             }
             if fds[0].revents != 0 {
                 let count = buffer.withUnsafeMutableBytes { read(inputFD, $0.baseAddress, $0.count) }

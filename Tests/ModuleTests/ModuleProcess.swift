@@ -47,6 +47,7 @@ final class ModuleProcess {
     let pid: pid_t
     private var input: Int32
     private let output: Int32
+    private var closedOutput = false
     private(set) var received: [UInt8] = []
     private var consumed = 0
 
@@ -82,7 +83,7 @@ final class ModuleProcess {
 
     deinit {
         if input >= 0 { close(input) }
-        close(output)
+        if !closedOutput { close(output) }
         kill(pid, SIGKILL)
         var status: Int32 = 0
         waitpid(pid, &status, 0)
@@ -102,6 +103,12 @@ final class ModuleProcess {
             guard written > 0 else { return }
             offset += written
         }
+    }
+
+    /// Closes our end of the module's stdout, as a server that stopped reading would.
+    func closeOutput() {
+        close(output)
+        closedOutput = true
     }
 
     /// Closes the module's stdin (the server went away).

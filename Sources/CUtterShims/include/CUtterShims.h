@@ -2,12 +2,24 @@
 #define C_UTTER_SHIMS_H
 // Linux interfaces Swift's Glibc module does not export.
 #include <stdint.h>
+#include <signal.h>
 #include <sys/eventfd.h>
+#include <sys/signalfd.h>
 
 /// Creates an eventfd (counter semantics, close-on-exec); -1 on failure with errno set.
 static inline int CUtterShims_eventfd(int nonblocking) {
     return eventfd(0, EFD_CLOEXEC | (nonblocking ? EFD_NONBLOCK : 0));
 }
+/// Creates a signalfd for the (blocked) signals in `set` (close-on-exec, non-blocking); -1 on failure.
+static inline int CUtterShims_signalfd(const sigset_t *set) {
+    return signalfd(-1, set, SFD_CLOEXEC | SFD_NONBLOCK);
+}
+
+/// The size of one record read from a signalfd.
+static inline int CUtterShims_signalfdRecordSize(void) {
+    return (int)sizeof(struct signalfd_siginfo);
+}
+
 /// Names the calling thread (at most 15 bytes) for top, ps -L and gdb; returns 0 or an errno.
 int CUtterShims_nameCurrentThread(const char *name);
 #endif
