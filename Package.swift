@@ -28,6 +28,12 @@ let package = Package(
         .systemLibrary(
             name: "CALSA", pkgConfig: "alsa",
             providers: [.apt(["libasound2-dev"])]),
+        .systemLibrary(
+            name: "CSndFile", pkgConfig: "sndfile",
+            providers: [.apt(["libsndfile1-dev"])]),
+        .systemLibrary(
+            name: "CSoxr", pkgConfig: "soxr",
+            providers: [.apt(["libsoxr-dev"])]),
 
         // Linux interfaces Swift's Glibc module lacks (eventfd).
         .target(name: "CUtterShims"),
@@ -40,10 +46,11 @@ let package = Package(
 
         // I/O layers.
         .target(name: "AudioOutput", dependencies: ["CALSA", "CUtterShims"], swiftSettings: upcoming),
+        .target(name: "SoundFiles", dependencies: ["CSndFile", "CSoxr"], swiftSettings: upcoming),
         .target(
             name: "Speech",
             dependencies: [
-                "CEspeakNG", "CUtterShims", "AudioOutput", "SSML", "Voices",
+                "CEspeakNG", "CUtterShims", "AudioOutput", "SoundFiles", "SSML", "Voices",
                 .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: upcoming),

@@ -24,6 +24,9 @@ public struct UtterConfiguration: Equatable, Sendable {
     public var somePunctuation = "@#$%^&*+=_~"
     /// Folders of voices (clip voices and voice settings).
     public var voiceFolders: [String] = []
+    /// Folders searched for SOUND_ICON names, in order (Debian's sound-icons package by default).
+    public var soundIconFolders = ["/usr/share/sounds/sound-icons"]
+    private var hasOwnSoundIconFolders = false
     /// Log level 0–5 until the server sends LOGLEVEL.
     public var logLevel: Int?
 
@@ -105,6 +108,12 @@ public struct UtterConfiguration: Equatable, Sendable {
         case "somepunctuation":
             guard let value = single() else { return expected("one string of characters") }
             somePunctuation = value
+        case "soundiconfolder":
+            guard let value = single(), !value.isEmpty else { return expected("one folder path") }
+            // The first SoundIconFolder line replaces the default; later ones add to it.
+            if !hasOwnSoundIconFolders { soundIconFolders = [] }
+            hasOwnSoundIconFolders = true
+            soundIconFolders.append(value)
         case "voicefolder":
             guard let value = single(), !value.isEmpty else { return expected("one folder path") }
             voiceFolders.append(value)

@@ -13,10 +13,12 @@ public struct SynthesisJob: Sendable {
     public var gain: Float
     /// Spell every text letter by letter.
     public var spellsText: Bool
+    /// For a sound icon: the files to try, in order; the first that exists is played instead of `ssml`.
+    public var soundFiles: [String]
 
     public init(
         id: UInt64, ssml: String, engineVoice: String, variant: String?, parameters: EngineParameters,
-        gain: Float, spellsText: Bool
+        gain: Float, spellsText: Bool, soundFiles: [String] = []
     ) {
         self.id = id
         self.ssml = ssml
@@ -25,6 +27,7 @@ public struct SynthesisJob: Sendable {
         self.parameters = parameters
         self.gain = gain
         self.spellsText = spellsText
+        self.soundFiles = soundFiles
     }
 }
 

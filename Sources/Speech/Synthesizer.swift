@@ -3,6 +3,7 @@ import CUtterShims
 import Glibc
 public import Logging
 import SSML
+import SoundFiles
 import Synchronization
 
 /// The synth thread: runs every espeak-ng call, writes samples into the audio ring and reports
@@ -78,6 +79,7 @@ public final class Synthesizer: Sendable {
 
     fileprivate func run() {
         let engine = engineBox.engine
+        var clips = ClipCache()
         while !isShuttingDown.load(ordering: .acquiring) {
             if isDevicePreparationRequested.exchange(false, ordering: .acquiringAndReleasing) {
                 do {
@@ -95,7 +97,11 @@ public final class Synthesizer: Sendable {
                 continue
             }
             guard !isCancelled(job.id) else { continue }
-            perform(job, engine: engine)
+            if job.soundFiles.isEmpty {
+                perform(job, engine: engine)
+            } else {
+                play(job, clips: &clips, sampleRate: engine.sampleRate)
+            }
         }
     }
 
@@ -173,6 +179,59 @@ public final class Synthesizer: Sendable {
         }
         guard !isCancelled(job.id) else { return }
         report([.end(job: job.id, position: audio.writePosition)])
+    }
+}
+
+extension Synthesizer {
+    /// Plays the first of the job's sound files that can be read; ends the job in any case.
+    fileprivate func play(_ job: SynthesisJob, clips: inout ClipCache, sampleRate: Int) {
+        let start: UInt64
+        do {
+            start = try audio.beginJob(job.id)
+        } catch {
+            logger.error("audio output unavailable, the message is reported as played", metadata: ["error": "\(error)"])
+            start = audio.writePosition
+        }
+        report([.audioStart(job: job.id, position: start)])
+        var clip: SoundClip?
+        var problems: [String] = []
+        for path in job.soundFiles where access(path, R_OK) == 0 {
+            do {
+                clip = try clips.clip(at: path, sampleRate: sampleRate)
+                break
+            } catch {
+                problems.append("\(error)")
+            }
+        }
+        if let clip {
+            var writer = JobWriter(job: job, audio: audio)
+            let end = audio.writePosition + UInt64(clip.samples.count)
+            report([.progress(job: job.id, position: end)])
+            let complete = clip.samples.withUnsafeBufferPointer { samples in
+                writer.write(samples, isCancelled: { self.isCancelled(job.id) })
+            }
+            guard complete else { return }
+        } else {
+            logger.warning(
+                "sound icon not played: \(problems.isEmpty ? "no readable file among \(job.soundFiles)" : problems.joined(separator: "; "))"
+            )
+        }
+        guard !isCancelled(job.id) else { return }
+        report([.end(job: job.id, position: audio.writePosition)])
+    }
+}
+
+/// Decoded sound files, kept so a sound icon plays at once the next time.
+private struct ClipCache {
+    static let capacity = 64
+    private var clips: [String: SoundClip] = [:]
+
+    mutating func clip(at path: String, sampleRate: Int) throws(SoundFileError) -> SoundClip {
+        if let clip = clips[path], clip.sampleRate == sampleRate { return clip }
+        let clip = try SoundClip.load(path, sampleRate: sampleRate, maximumSeconds: 30)
+        if clips.count >= Self.capacity { clips.removeAll() }
+        clips[path] = clip
+        return clip
     }
 }
 

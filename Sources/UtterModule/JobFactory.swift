@@ -30,8 +30,18 @@ public struct JobFactory: Sendable {
         let job = SynthesisJob(
             id: id, ssml: Self.ssml(for: kind, text: text), engineVoice: engineVoice, variant: variant,
             parameters: parameters(for: settings), gain: Float(settings.volume + 100) / 200,
-            spellsText: settings.spelling && kind == .speak)
+            spellsText: settings.spelling && kind == .speak,
+            soundFiles: kind == .soundIcon ? soundIconFiles(named: text) : [])
         return (job, voice, reason)
+    }
+
+    /// The files a SOUND_ICON name may stand for, in the configured folders: the name as it is,
+    /// then with `.wav`. A name that is not a plain file name (`/`, `..`) stands for none.
+    public func soundIconFiles(named name: String) -> [String] {
+        guard !name.isEmpty, !name.contains("/"), name != ".", name != "..", !name.contains("\0") else { return [] }
+        return configuration.soundIconFolders.flatMap { folder in
+            ["\(folder)/\(name)", "\(folder)/\(name).wav"]
+        }
     }
 
     /// espeak-ng parameters for the server's −100…100 settings.

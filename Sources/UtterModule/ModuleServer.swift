@@ -309,8 +309,8 @@ public final class ModuleServer {
             send(.cannotSpeak)
             return
         }
-        if kind == .soundIcon {
-            logger.notice("sound icon \(data.text.debugDescription): sound icons are not played by this version")
+        if kind == .soundIcon && job.soundFiles.isEmpty {
+            logger.warning("sound icon \(data.text.debugDescription) is not a file name; nothing is played")
         }
         logger.debug(
             "message \(job.id): \(kind.rawValue), \(data.text.utf8.count) bytes, voice \(voice.name.debugDescription) (\(reason))"

@@ -105,7 +105,7 @@ func speak(_ module: ModuleProcess, _ text: String, command: String = "SPEAK", s
     speak(module, "shift_a", command: "KEY")
     #expect(module.expect("702 END\n") == "701 BEGIN\n702 END\n")
     #expect(rig.samples().count > afterChar + 2000)
-    speak(module, "message", command: "SOUND_ICON")
+    speak(module, "no-such-icon", command: "SOUND_ICON")
     #expect(module.expect("702 END\n") == "701 BEGIN\n702 END\n")
     module.send("CHAR\nab\ncd\n.\n")
     #expect(module.expect("305 DATA MORE THAN ONE LINE\n") == "202 OK RECEIVING MESSAGE\n305 DATA MORE THAN ONE LINE\n")
@@ -304,4 +304,53 @@ func prosody(rate: Int = 0, pitch: Int = 0, volume: Int = 100) -> String {
     #expect(log.contains("utter.conf: line 4: unknown setting \"NoSuchKey\""), "\(log)")
     let debug = String(decoding: readFile(rig.folder + "/debug.log") ?? [], as: UTF8.self)
     #expect(debug.contains("voice \"German\" (defaultLanguage)"), "the debug log has the detail: \(debug)")
+}
+
+@Test func `SOUND_ICON plays the named file from the sound icon folder, resampled`() throws {
+    let rig = CaptureRig()
+    let module = try startModule(rig)
+    speak(module, "message", command: "SOUND_ICON")
+    #expect(module.expect("702 END\n") == "701 BEGIN\n702 END\n")
+    speak(module, "../../../../etc/passwd", command: "SOUND_ICON")
+    #expect(module.expect("702 END\n") == "701 BEGIN\n702 END\n")
+    module.send("QUIT\n")
+    _ = module.expect("210 OK QUIT\n")
+    #expect(module.waitForExit(within: 5) == 0)
+    // Debian's sound-icons `message` is 16 kHz; played at 22.05 kHz it is 22050/16000 as many samples.
+    let source = try #require(soundFileFrames("/usr/share/sounds/sound-icons/message"))
+    let expected = Double(source) * 22050 / 16000
+    let samples = rig.samples()
+    #expect(abs(Double(samples.count) - expected) < 64, "\(samples.count) samples, expected \(expected)")
+    #expect(rms(samples) > 300)
+    let log = String(decoding: readFile(rig.logPath) ?? [], as: UTF8.self)
+    #expect(log.contains("\"../../../../etc/passwd\" is not a file name"), "\(log)")
+}
+
+@Test func `an unknown sound icon ends the message cleanly with a log line`() throws {
+    let rig = CaptureRig()
+    let module = try startModule(rig)
+    speak(module, "no-such-icon", command: "SOUND_ICON")
+    #expect(module.expect("702 END\n") == "701 BEGIN\n702 END\n")
+    module.send("QUIT\n")
+    _ = module.expect("210 OK QUIT\n")
+    _ = module.waitForExit(within: 5)
+    let log = String(decoding: readFile(rig.logPath) ?? [], as: UTF8.self)
+    #expect(log.contains("sound icon not played: no readable file"), "\(log)")
+}
+
+/// The number of frames in a WAV file, read from its header (`data` chunk size / block align).
+func soundFileFrames(_ path: String) -> Int? {
+    guard let bytes = readFile(path), bytes.count > 44 else { return nil }
+    func u32(_ at: Int) -> Int {
+        Int(bytes[at]) | Int(bytes[at + 1]) << 8 | Int(bytes[at + 2]) << 16 | Int(bytes[at + 3]) << 24
+    }
+    let blockAlign = Int(bytes[32]) | Int(bytes[33]) << 8
+    var offset = 12
+    while offset + 8 <= bytes.count {
+        let id = String(decoding: bytes[offset..<(offset + 4)], as: UTF8.self)
+        let size = u32(offset + 4)
+        if id == "data" { return size / max(1, blockAlign) }
+        offset += 8 + size + (size & 1)
+    }
+    return nil
 }

@@ -1,0 +1,2 @@
+// libsndfile: reads WAV, AIFF, FLAC, Ogg and more.
+#include <sndfile.h>

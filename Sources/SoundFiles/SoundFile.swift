@@ -1,0 +1,82 @@
+import CSndFile
+import CSoxr
+
+/// A sound file that could not be used, with what to check.
+public struct SoundFileError: Error, CustomStringConvertible, Equatable {
+    public let path: String
+    public let reason: String
+
+    public var description: String { "cannot play \(path): \(reason)" }
+}
+
+/// Mono 16-bit audio at a known rate, decoded from a file.
+public struct SoundClip: Equatable, Sendable {
+    public var samples: [Int16]
+    public var sampleRate: Int
+
+    public init(samples: [Int16], sampleRate: Int) {
+        self.samples = samples
+        self.sampleRate = sampleRate
+    }
+
+    /// The clip's length in seconds.
+    public var duration: Double { Double(samples.count) / Double(sampleRate) }
+
+    /// Reads a sound file (WAV, AIFF, FLAC, Ogg… through libsndfile), mixed down to mono and
+    /// converted to `sampleRate` (through libsoxr) when it has another rate.
+    public static func load(
+        _ path: String, sampleRate: Int, maximumSeconds: Double = 60
+    ) throws(SoundFileError) -> SoundClip {
+        var info = SF_INFO()
+        guard let file = sf_open(path, Int32(SFM_READ), &info) else {
+            throw SoundFileError(path: path, reason: String(cString: sf_strerror(nil)))
+        }
+        defer { sf_close(file) }
+        let channels = Int(info.channels)
+        guard channels > 0, info.samplerate > 0 else {
+            throw SoundFileError(path: path, reason: "it has no audio channels")
+        }
+        guard Double(info.frames) <= maximumSeconds * Double(info.samplerate) else {
+            throw SoundFileError(path: path, reason: "it is longer than \(Int(maximumSeconds)) seconds")
+        }
+        var interleaved = [Float](repeating: 0, count: Int(info.frames) * channels)
+        let read = interleaved.withUnsafeMutableBufferPointer {
+            Int(sf_readf_float(file, $0.baseAddress, info.frames))
+        }
+        guard read > 0 else {
+            throw SoundFileError(
+                path: path, reason: "it holds no readable audio (\(String(cString: sf_strerror(file))))")
+        }
+        var mono = [Float](repeating: 0, count: read)
+        for frame in 0..<read {
+            var sum: Float = 0
+            for channel in 0..<channels { sum += interleaved[frame * channels + channel] }
+            mono[frame] = sum / Float(channels)
+        }
+        if Int(info.samplerate) != sampleRate {
+            mono = try resample(mono, from: Int(info.samplerate), to: sampleRate, path: path)
+        }
+        return SoundClip(
+            samples: mono.map { Int16(max(-1, min(1, $0)) * Float(Int16.max)) }, sampleRate: sampleRate)
+    }
+
+    private static func resample(
+        _ input: [Float], from inputRate: Int, to outputRate: Int, path: String
+    ) throws(SoundFileError) -> [Float] {
+        let capacity = Int((Double(input.count) * Double(outputRate) / Double(inputRate)).rounded(.up)) + 16
+        var output = [Float](repeating: 0, count: capacity)
+        var produced = 0
+        let error = input.withUnsafeBufferPointer { source in
+            output.withUnsafeMutableBufferPointer { destination in
+                // soxr_oneshot: float mono in and out, the library's default (high) quality.
+                soxr_oneshot(
+                    Double(inputRate), Double(outputRate), 1, source.baseAddress, source.count, nil,
+                    destination.baseAddress, destination.count, &produced, nil, nil, nil)
+            }
+        }
+        if let error {
+            throw SoundFileError(path: path, reason: "resampling failed: \(String(cString: error))")
+        }
+        return Array(output.prefix(produced))
+    }
+}
