@@ -105,7 +105,18 @@ public final class Synthesizer: Sendable {
         }
     }
 
-    private func isCancelled(_ job: UInt64) -> Bool {
+    /// Starts the job's audio; returns its start position. Without a device it still starts (its
+    /// samples are discarded as if played, so its events complete) and the reason is logged.
+    fileprivate func beginJob(_ job: SynthesisJob) -> UInt64 {
+        do {
+            return try audio.beginJob(job.id)
+        } catch {
+            logger.error("audio output unavailable, the message is reported as played", metadata: ["error": "\(error)"])
+            return audio.writePosition
+        }
+    }
+
+    fileprivate func isCancelled(_ job: UInt64) -> Bool {
         cancelledThrough.load(ordering: .acquiring) >= job
     }
 
@@ -120,13 +131,7 @@ public final class Synthesizer: Sendable {
     }
 
     private func perform(_ job: SynthesisJob, engine: EspeakEngine) {
-        let start: UInt64
-        do {
-            start = try audio.beginJob(job.id)
-        } catch {
-            logger.error("audio output unavailable, the message is reported as played", metadata: ["error": "\(error)"])
-            start = audio.writePosition
-        }
+        let start = beginJob(job)
         do {
             try engine.setVoice(job.engineVoice, variant: job.variant)
         } catch {
@@ -185,13 +190,7 @@ public final class Synthesizer: Sendable {
 extension Synthesizer {
     /// Plays the first of the job's sound files that can be read; ends the job in any case.
     fileprivate func play(_ job: SynthesisJob, clips: inout ClipCache, sampleRate: Int) {
-        let start: UInt64
-        do {
-            start = try audio.beginJob(job.id)
-        } catch {
-            logger.error("audio output unavailable, the message is reported as played", metadata: ["error": "\(error)"])
-            start = audio.writePosition
-        }
+        let start = beginJob(job)
         report([.audioStart(job: job.id, position: start)])
         var clip: SoundClip?
         var problems: [String] = []

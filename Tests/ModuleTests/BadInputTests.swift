@@ -135,10 +135,7 @@ func `bad input gets the prescribed reply, a log line, and the module keeps serv
 @Test func `SET while speaking applies to the next message`() throws {
     let rig = CaptureRig()
     let module = try startModule(rig)
-    module.send(settingsBlock())
-    _ = module.expect("203 OK SETTINGS RECEIVED\n")
-    module.send(speakCommand(fourSentences) + "SET\nrate=50\n.\n")
-    _ = try #require(module.expect("200 OK SPEAKING\n"))
+    speak(module, fourSentences, followedBy: "SET\nrate=50\n.\n")
     let rest = try #require(module.expect("702 END\n"))
     #expect(rest.contains("203 OK RECEIVING SETTINGS\n203 OK SETTINGS RECEIVED\n"))
     #expect(rest.hasSuffix("702 END\n"))

@@ -49,10 +49,15 @@ func startModule(
 }
 
 /// Sends SET and a message; returns after `200 OK SPEAKING`.
-func speak(_ module: ModuleProcess, _ text: String, command: String = "SPEAK", settings: String = settingsBlock()) {
+///
+/// `followedBy` goes out in the same write as the message, as the server's STOP or PAUSE may.
+func speak(
+    _ module: ModuleProcess, _ text: String, command: String = "SPEAK", settings: String = settingsBlock(),
+    followedBy extra: String = ""
+) {
     module.send(settings)
     #expect(module.expect("203 OK SETTINGS RECEIVED\n") == "203 OK RECEIVING SETTINGS\n203 OK SETTINGS RECEIVED\n")
-    module.send(speakCommand(text, command: command))
+    module.send(speakCommand(text, command: command) + extra)
     #expect(module.expect("200 OK SPEAKING\n") == "202 OK RECEIVING MESSAGE\n200 OK SPEAKING\n")
 }
 
@@ -119,10 +124,7 @@ func speak(_ module: ModuleProcess, _ text: String, command: String = "SPEAK", s
     // A long text, stopped at once: the server may send STOP right after 200 OK SPEAKING.
     let long =
         "<speak>" + String(repeating: "This sentence is repeated to make a long message. ", count: 60) + "</speak>"
-    module.send(settingsBlock())
-    _ = module.expect("203 OK SETTINGS RECEIVED\n")
-    module.send(speakCommand(long) + "STOP\nSTOP\n")
-    #expect(module.expect("200 OK SPEAKING\n") == "202 OK RECEIVING MESSAGE\n200 OK SPEAKING\n")
+    speak(module, long, followedBy: "STOP\nSTOP\n")
     let stopped = try #require(module.expect("703 STOP\n"))
     #expect(stopped == "703 STOP\n" || stopped == "701 BEGIN\n703 STOP\n")
     let afterStop = rig.samples().count
@@ -147,10 +149,7 @@ func speak(_ module: ModuleProcess, _ text: String, command: String = "SPEAK", s
     }
     let rig = CaptureRig()
     let module = try startModule(rig)
-    module.send(settingsBlock())
-    _ = module.expect("203 OK SETTINGS RECEIVED\n")
-    module.send(speakCommand(fourSentences) + "PAUSE\n")
-    _ = try #require(module.expect("200 OK SPEAKING\n"))
+    speak(module, fourSentences, followedBy: "PAUSE\n")
     // PAUSE arrived before a sample was heard: playback goes on to the first __spd_ mark and no further.
     let events = try #require(module.expect("704 PAUSE\n"))
     #expect(events == "701 BEGIN\n700-__spd_0\n700 INDEX MARK\n704 PAUSE\n")
@@ -181,10 +180,7 @@ func speak(_ module: ModuleProcess, _ text: String, command: String = "SPEAK", s
 @Test func `PAUSE with no spd mark left plays to the end, then sends 704`() throws {
     let rig = CaptureRig()
     let module = try startModule(rig)
-    module.send(settingsBlock())
-    _ = module.expect("203 OK SETTINGS RECEIVED\n")
-    module.send(speakCommand("<speak>Only one sentence without marks.</speak>") + "PAUSE\n")
-    _ = try #require(module.expect("200 OK SPEAKING\n"))
+    speak(module, "<speak>Only one sentence without marks.</speak>", followedBy: "PAUSE\n")
     #expect(module.expect("704 PAUSE\n") == "701 BEGIN\n704 PAUSE\n")
     #expect(rig.samples().count > 22050)
 }
@@ -192,10 +188,7 @@ func speak(_ module: ModuleProcess, _ text: String, command: String = "SPEAK", s
 @Test func `LIST VOICES while speaking is answered whole between events`() throws {
     let rig = CaptureRig()
     let module = try startModule(rig)
-    module.send(settingsBlock())
-    _ = module.expect("203 OK SETTINGS RECEIVED\n")
-    module.send(speakCommand(fourSentences) + "LIST VOICES\n")
-    _ = try #require(module.expect("200 OK SPEAKING\n"))
+    speak(module, fourSentences, followedBy: "LIST VOICES\n")
     let all = try #require(module.expect("702 END\n"))
     let lines = all.split(separator: "\n", omittingEmptySubsequences: false).dropLast()
     let firstVoice = try #require(lines.firstIndex { $0.hasPrefix("200-") })
@@ -212,10 +205,7 @@ func speak(_ module: ModuleProcess, _ text: String, command: String = "SPEAK", s
 @Test func `QUIT while speaking sends 703 first, then 210, and exits`() throws {
     let rig = CaptureRig()
     let module = try startModule(rig)
-    module.send(settingsBlock())
-    _ = module.expect("203 OK SETTINGS RECEIVED\n")
-    module.send(speakCommand(String(repeating: "Long text here. ", count: 100)) + "STOP\nQUIT\n")
-    _ = try #require(module.expect("200 OK SPEAKING\n"))
+    speak(module, String(repeating: "Long text here. ", count: 100), followedBy: "STOP\nQUIT\n")
     let rest = try #require(module.expect("210 OK QUIT\n"))
     #expect(rest.hasSuffix("703 STOP\n210 OK QUIT\n"))
     #expect(module.waitForExit(within: 5) == 0)
