@@ -27,9 +27,14 @@ public struct JobFactory: Sendable {
         case .espeak(let engineName): engineVoice = engineName
         }
         let variant = settings.voiceType.flatMap { configuration.voiceTypeVariants[$0.rawValue] }
+        var parameters = parameters(for: settings)
+        if kind == .character {
+            // A lone character read with every punctuation name gives its name ("comma", "euros").
+            parameters.punctuation = .all
+        }
         let job = SynthesisJob(
             id: id, ssml: Self.ssml(for: kind, text: text), engineVoice: engineVoice, variant: variant,
-            parameters: parameters(for: settings), gain: Float(settings.volume + 100) / 200,
+            parameters: parameters, gain: Float(settings.volume + 100) / 200,
             spellsText: settings.spelling && kind == .speak,
             soundFiles: kind == .soundIcon ? soundIconFiles(named: text) : [])
         return (job, voice, reason)
@@ -74,9 +79,11 @@ public struct JobFactory: Sendable {
         case .speak:
             return text
         case .character:
+            // espeak-ng names a lone character as a letter, digit or symbol by itself; its
+            // say-as "characters" says symbols and emoji twice ("euros euros") in 1.51.
             // The server sends `space` as a CHAR for languages without symbol tables.
             let character = text == "space" ? " " : text
-            return "<speak><say-as interpret-as=\"characters\">\(escape(character))</say-as></speak>"
+            return "<speak>\(escape(character))</speak>"
         case .key:
             return "<speak>\(escape(keyWords(text)))</speak>"
         case .soundIcon:

@@ -69,13 +69,17 @@ private let factory = JobFactory(
     #expect(factory.parameters(for: settings).punctuation == .some(UtterConfiguration().somePunctuation))
 }
 
+@Test func `a CHAR is read with every punctuation name`() throws {
+    let job = try #require(factory.job(id: 1, kind: .character, text: ",", settings: SpeechSettings()))
+    #expect(job.job.parameters.punctuation == .all)
+    #expect(
+        factory.job(id: 2, kind: .speak, text: ",", settings: SpeechSettings())?.job.parameters.punctuation
+            == EngineParameters.Punctuation.none)
+}
+
 @Test func `CHAR and KEY data become SSML, escaped`() {
-    #expect(
-        JobFactory.ssml(for: .character, text: "<")
-            == "<speak><say-as interpret-as=\"characters\">&lt;</say-as></speak>")
-    #expect(
-        JobFactory.ssml(for: .character, text: "space")
-            == "<speak><say-as interpret-as=\"characters\"> </say-as></speak>")
+    #expect(JobFactory.ssml(for: .character, text: "<") == "<speak>&lt;</speak>")
+    #expect(JobFactory.ssml(for: .character, text: "space") == "<speak> </speak>")
     #expect(JobFactory.ssml(for: .key, text: "shift_a") == "<speak>shift a</speak>")
     #expect(JobFactory.ssml(for: .key, text: "kp-enter") == "<speak>keypad enter</speak>")
     #expect(JobFactory.ssml(for: .key, text: "control_alt_delete") == "<speak>control alt delete</speak>")

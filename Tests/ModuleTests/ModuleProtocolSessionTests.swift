@@ -344,3 +344,20 @@ func soundFileFrames(_ path: String) -> Int? {
     }
     return nil
 }
+
+@Test func `a CHAR symbol is named once, as long as the word itself`() throws {
+    var lengths: [Int] = []
+    for (command, text) in [("CHAR", "€"), ("SPEAK", "<speak>euros</speak>"), ("CHAR", ",")] {
+        let rig = CaptureRig()
+        let module = try startModule(rig)
+        speak(module, text, command: command)
+        #expect(module.expect("702 END\n") == "701 BEGIN\n702 END\n")
+        module.send("QUIT\n")
+        _ = module.expect("210 OK QUIT\n")
+        _ = module.waitForExit(within: 5)
+        lengths.append(rig.samples().count)
+    }
+    // espeak-ng's say-as "characters" said "euros euros": twice the word.
+    #expect(abs(lengths[0] - lengths[1]) < lengths[1] / 5, "CHAR € \(lengths[0]) vs SPEAK euros \(lengths[1])")
+    #expect(lengths[2] > 5000, "a comma is named, not silent: \(lengths[2]) samples")
+}
