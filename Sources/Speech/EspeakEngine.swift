@@ -159,27 +159,12 @@ public final class EspeakEngine {
     func synthesize(ssml: String, pauseAtEnd: Bool, sink: @escaping Sink) {
         self.sink = sink
         defer { self.sink = nil }
-        let ssml = Self.closingLastClause(ssml)
         var flags = UInt32(espeakCHARS_UTF8) | UInt32(espeakSSML)
         if pauseAtEnd { flags |= UInt32(espeakENDPAUSE) }
         let context = Unmanaged.passUnretained(self).toOpaque()
         ssml.withCString { text in
             _ = espeak_Synth(text, ssml.utf8.count + 1, 0, POS_CHARACTER, 0, flags, nil, context)
         }
-    }
-
-    /// `<speak …>body</speak>` as `<speak …><s>body</s></speak>`.
-    ///
-    /// libespeak-ng 1.51 leaks about 1.3 KB each time a synthesis is aborted (a STOP or PAUSE) in the
-    /// last clause of an SSML text that no sentence element closes: a storm of paused messages grew
-    /// the module by 450 bytes a message. A closing `</s>` avoids it (checked in C over 10,000 aborts
-    /// at every callback position); the audio is the same but for a few samples.
-    static func closingLastClause(_ ssml: String) -> String {
-        guard ssml.hasPrefix("<speak"), ssml.hasSuffix("</speak>"), let open = ssml.firstIndex(of: ">") else {
-            return ssml
-        }
-        let body = ssml[ssml.index(after: open)..<ssml.index(ssml.endIndex, offsetBy: -"</speak>".count)]
-        return "\(ssml[...open])<s>\(body)</s></speak>"
     }
 
     fileprivate func deliver(_ samples: UnsafeBufferPointer<Int16>, _ events: UnsafeMutablePointer<espeak_EVENT>?)
