@@ -26,7 +26,7 @@ import Testing
     module.closeOutput()
     module.send(settingsBlock())
     #expect(module.waitForExit(within: 5) == 0)
-    let log = String(decoding: readFile(rig.logPath) ?? [], as: UTF8.self)
+    let log = rig.log
     #expect(log.contains("stdout closed"), "\(log)")
 }
 
@@ -42,9 +42,7 @@ import Testing
     let module = try startModule(rig, configurationPath: path)
     speak(module, "<speak>Defaults still work.</speak>")
     #expect(module.expect("702 END\n") == "701 BEGIN\n702 END\n")
-    module.send("QUIT\n")
-    _ = module.expect("210 OK QUIT\n")
-    #expect(module.waitForExit(within: 5) == 0)
-    let log = String(decoding: readFile(rig.logPath) ?? [], as: UTF8.self)
+    #expect(module.quit() == 0)
+    let log = rig.log
     #expect(log.contains("garbage.conf: line "), "each bad line is reported: \(log.prefix(500))")
 }

@@ -22,6 +22,9 @@ struct CaptureRig: ~Copyable {
             """)
     }
 
+    /// What the module wrote to stderr, its log.
+    var log: String { String(decoding: readFile(logPath) ?? [], as: UTF8.self) }
+
     /// The captured samples (S16_LE mono).
     func samples() -> [Int16] {
         let bytes = readFile(capturePath) ?? []
@@ -103,6 +106,13 @@ final class ModuleProcess {
             guard written > 0 else { return }
             offset += written
         }
+    }
+
+    /// Sends QUIT, expects exactly its reply, and waits for the exit; the exit status, or nil.
+    func quit() -> Int32? {
+        send("QUIT\n")
+        guard expect("210 OK QUIT\n") == "210 OK QUIT\n" else { return nil }
+        return waitForExit(within: 5)
     }
 
     /// Closes our end of the module's stdout, as a server that stopped reading would.

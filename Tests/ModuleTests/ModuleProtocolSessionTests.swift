@@ -226,10 +226,8 @@ func speak(
     #expect(module.expect("702 END\n") == "701 BEGIN\n700-__spd_0\n700 INDEX MARK\n702 END\n")
     speak(module, "<speak>Still serving.</speak>")
     #expect(module.expect("702 END\n") == "701 BEGIN\n702 END\n")
-    module.send("QUIT\n")
-    _ = module.expect("210 OK QUIT\n")
-    #expect(module.waitForExit(within: 5) == 0)
-    let log = String(decoding: readFile(rig.logPath) ?? [], as: UTF8.self)
+    #expect(module.quit() == 0)
+    let log = rig.log
     #expect(log.contains("utter_no_such_device"), "the log names the device: \(log)")
 }
 
@@ -263,9 +261,7 @@ func prosody(rate: Int = 0, pitch: Int = 0, volume: Int = 100) -> String {
         speak(module, text, settings: prosody(rate: rate, volume: volume))
         #expect(module.expect("702 END\n") == "701 BEGIN\n702 END\n")
         // The file device writes its last frames when the device closes: let the module exit first.
-        module.send("QUIT\n")
-        _ = module.expect("210 OK QUIT\n")
-        #expect(module.waitForExit(within: 5) == 0)
+        #expect(module.quit() == 0)
         let samples = rig.samples()
         lengths.append(samples.count)
         levels.append(rms(samples))
@@ -286,10 +282,8 @@ func prosody(rate: Int = 0, pitch: Int = 0, volume: Int = 100) -> String {
     #expect(module.expect("200 OK DEBUGGING ON\n") == "200 OK DEBUGGING ON\n")
     speak(module, "<speak>Guten Tag.</speak>", settings: settingsBlock(language: "c"))
     #expect(module.expect("702 END\n") == "701 BEGIN\n702 END\n")
-    module.send("QUIT\n")
-    _ = module.expect("210 OK QUIT\n")
-    #expect(module.waitForExit(within: 5) == 0)
-    let log = String(decoding: readFile(rig.logPath) ?? [], as: UTF8.self)
+    #expect(module.quit() == 0)
+    let log = rig.log
     #expect(log.contains("utter.conf: line 2: AudioPeriodMilliseconds needs"), "\(log)")
     #expect(log.contains("utter.conf: line 4: unknown setting \"NoSuchKey\""), "\(log)")
     let debug = String(decoding: readFile(rig.folder + "/debug.log") ?? [], as: UTF8.self)
@@ -303,16 +297,14 @@ func prosody(rate: Int = 0, pitch: Int = 0, volume: Int = 100) -> String {
     #expect(module.expect("702 END\n") == "701 BEGIN\n702 END\n")
     speak(module, "../../../../etc/passwd", command: "SOUND_ICON")
     #expect(module.expect("702 END\n") == "701 BEGIN\n702 END\n")
-    module.send("QUIT\n")
-    _ = module.expect("210 OK QUIT\n")
-    #expect(module.waitForExit(within: 5) == 0)
+    #expect(module.quit() == 0)
     // Debian's sound-icons `message` is 16 kHz; played at 22.05 kHz it is 22050/16000 as many samples.
     let source = try #require(soundFileFrames("/usr/share/sounds/sound-icons/message"))
     let expected = Double(source) * 22050 / 16000
     let samples = rig.samples()
     #expect(abs(Double(samples.count) - expected) < 64, "\(samples.count) samples, expected \(expected)")
     #expect(rms(samples) > 300)
-    let log = String(decoding: readFile(rig.logPath) ?? [], as: UTF8.self)
+    let log = rig.log
     #expect(log.contains("\"../../../../etc/passwd\" is not a file name"), "\(log)")
 }
 
@@ -321,10 +313,8 @@ func prosody(rate: Int = 0, pitch: Int = 0, volume: Int = 100) -> String {
     let module = try startModule(rig)
     speak(module, "no-such-icon", command: "SOUND_ICON")
     #expect(module.expect("702 END\n") == "701 BEGIN\n702 END\n")
-    module.send("QUIT\n")
-    _ = module.expect("210 OK QUIT\n")
-    _ = module.waitForExit(within: 5)
-    let log = String(decoding: readFile(rig.logPath) ?? [], as: UTF8.self)
+    #expect(module.quit() == 0)
+    let log = rig.log
     #expect(log.contains("sound icon not played: no readable file"), "\(log)")
 }
 
@@ -352,9 +342,7 @@ func soundFileFrames(_ path: String) -> Int? {
         let module = try startModule(rig)
         speak(module, text, command: command)
         #expect(module.expect("702 END\n") == "701 BEGIN\n702 END\n")
-        module.send("QUIT\n")
-        _ = module.expect("210 OK QUIT\n")
-        _ = module.waitForExit(within: 5)
+        #expect(module.quit() == 0)
         lengths.append(rig.samples().count)
     }
     // espeak-ng's say-as "characters" said "euros euros": twice the word.

@@ -79,10 +79,8 @@ func `the sound server dying mid-message ends it validly, and its return is pick
     try pulse.start()
     speak(module, "<speak>The sound server is back.</speak>")
     #expect(module.expect("702 END\n", within: 30) == "701 BEGIN\n702 END\n")
-    module.send("QUIT\n")
-    _ = module.expect("210 OK QUIT\n")
-    #expect(module.waitForExit(within: 5) == 0)
-    let log = String(decoding: readFile(rig.logPath) ?? [], as: UTF8.self)
+    #expect(module.quit() == 0)
+    let log = rig.log
     #expect(log.contains("audio device failed"), "the failure is logged: \(log.suffix(1500))")
     #expect(log.contains("could not open the device on 'utter_paced'"), "the failed reopen is logged")
 }
