@@ -10,6 +10,8 @@ let package = Package(
         .executableTarget(
             name: "ProtocolFuzzer", dependencies: [.product(name: "UtterPureLayers", package: "Utter")]),
         .executableTarget(
+            name: "StateMachineFuzzer", dependencies: [.product(name: "UtterPureLayers", package: "Utter")]),
+        .executableTarget(
             name: "SSMLFuzzer", dependencies: [.product(name: "UtterPureLayers", package: "Utter")]),
         .executableTarget(
             name: "ConfigurationFuzzer", dependencies: [.product(name: "UtterPureLayers", package: "Utter")]),

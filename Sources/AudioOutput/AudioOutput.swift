@@ -213,6 +213,64 @@ public final class AudioOutput: Sendable {
         shared.playedPosition.load(ordering: .acquiring)
     }
 
+    /// The position heard at `now` (CLOCK_MONOTONIC nanoseconds, see ``monotonicNanoseconds()``).
+    ///
+    /// The render thread reads the device's position once per period; between readings, while the
+    /// device runs, this advances it at the sample rate, never past the frames handed to the device.
+    /// So events can be reported at their sample's time rather than at the next period boundary.
+    public func playedPosition(at now: UInt64) -> UInt64 {
+        let clock = readClock()
+        let measured = playedPosition
+        guard clock.rate > 0, now > clock.time else { return max(measured, clock.position) }
+        let advanced = clock.position + (now - clock.time) * clock.rate / 1_000_000_000
+        return max(measured, min(advanced, clock.ceiling))
+    }
+
+    /// Nanoseconds from `now` until `position` is heard, if the device is playing toward it; nil
+    /// when it is not running or `position` lies beyond what it was given (wait for a notify then).
+    public func nanoseconds(untilPlayed position: UInt64, at now: UInt64) -> UInt64? {
+        let clock = readClock()
+        guard clock.rate > 0, position <= clock.ceiling else { return nil }
+        guard position > clock.position else { return 0 }
+        // Rounded up, so that at `due` the position has surely been reached.
+        let due = clock.time + ((position - clock.position) * 1_000_000_000 + clock.rate - 1) / clock.rate
+        return due > now ? due - now : 0
+    }
+
+    /// CLOCK_MONOTONIC in nanoseconds, the time base of ``playedPosition(at:)``.
+    public static func monotonicNanoseconds() -> UInt64 {
+        var now = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &now)
+        return UInt64(now.tv_sec) * 1_000_000_000 + UInt64(now.tv_nsec)
+    }
+
+    private struct ClockReading {
+        var position: UInt64 = 0
+        var time: UInt64 = 0
+        var ceiling: UInt64 = 0
+        var rate: UInt64 = 0
+    }
+
+    /// One consistent reading of the render thread's clock (a seqlock; retried while it writes).
+    private func readClock() -> ClockReading {
+        while true {
+            let before = shared.clockSequence.load(ordering: .sequentiallyConsistent)
+            let reading = ClockReading(
+                position: shared.clockPosition.load(ordering: .sequentiallyConsistent),
+                time: shared.clockTime.load(ordering: .sequentiallyConsistent),
+                ceiling: shared.clockCeiling.load(ordering: .sequentiallyConsistent),
+                rate: shared.clockRate.load(ordering: .sequentiallyConsistent))
+            let after = shared.clockSequence.load(ordering: .sequentiallyConsistent)
+            if before == after && before & 1 == 0 { return reading }
+            sched_yield()
+        }
+    }
+
+    /// How many STOPs faded out, and how many cut the sound at once (a device that cannot rewind).
+    public var stopCounts: (faded: Int, cut: Int) {
+        (shared.fadedStops.load(ordering: .relaxed), shared.cutStops.load(ordering: .relaxed))
+    }
+
     /// The position just past the last sample taken from the ring; a limit below it comes too late.
     public var consumedPosition: UInt64 {
         ring.readPosition

@@ -10,6 +10,10 @@ public struct PCMDevice: ~Copyable {
     private let configTree: OpaquePointer?
     /// One period of samples, allocated at open so the render thread never allocates.
     let periodBuffer: UnsafeMutablePointer<Int16>
+    /// The last `historyFrames` samples handed to the device, by position modulo `historyFrames`:
+    /// after a rewind on STOP they are what the device would have played, to fade out from.
+    let history: UnsafeMutablePointer<Int16>
+    let historyFrames: Int
 
     /// The ALSA PCM name.
     public let name: String
@@ -57,6 +61,9 @@ public struct PCMDevice: ~Copyable {
         self.bufferFrames = sizes.buffer
         self.periodBuffer = .allocate(capacity: sizes.period)
         self.periodBuffer.initialize(repeating: 0, count: sizes.period)
+        self.historyFrames = max(sizes.buffer, sizes.period)
+        self.history = .allocate(capacity: historyFrames)
+        self.history.initialize(repeating: 0, count: historyFrames)
     }
 
     deinit {
@@ -64,6 +71,7 @@ public struct PCMDevice: ~Copyable {
         snd_pcm_close(handle)
         if let configTree { snd_config_delete(configTree) }
         periodBuffer.deallocate()
+        history.deallocate()
     }
 
     /// Parses ALSA configuration text into a new top-level tree.

@@ -41,6 +41,13 @@ struct RenderState {
     var periodFrames = 0
     /// One period in milliseconds, at least 1: how long to wait while the device drains.
     var periodMilliseconds: Int32 = 1
+    var sampleRate = 0
+    var history: UnsafeMutablePointer<Int16>? = nil
+    var historyFrames = 0
+    /// The length of the fade-out on STOP (a few milliseconds, at most a period).
+    var fadeFrames = 0
+    /// Whether `snd_pcm_rewind` really takes frames back on this device: 0 not known yet, 1 yes, -1 no.
+    var rewindWorks: Int8 = 0
     /// Set when a device call failed for good; the loop then discards as if played.
     var broken = false
 
@@ -89,14 +96,11 @@ func renderStep(_ state: inout RenderState, ring: SampleRing, shared: RenderShar
     if stop != state.handledStop {
         state.handledStop = stop
         if state.usable, let pcm = state.pcm {
-            // snd_pcm_drop and snd_pcm_prepare: the device call that silences it now; no allocation.
-            let dropped = _unsafePerformance { snd_pcm_drop(pcm) }
-            let prepared = dropped < 0 ? dropped : _unsafePerformance { snd_pcm_prepare(pcm) }
-            if dropped < 0 || prepared < 0 {
-                markBroken(
-                    &state, shared: shared, code: dropped < 0 ? dropped : prepared,
-                    operation: dropped < 0 ? RenderOperation.drop : RenderOperation.prepare)
-            }
+            // The stopped job's samples still in the ring continue the sound the device was
+            // playing (when nothing was discarded in between), so a fade-out can be made of them.
+            let continues = job == stop && read == state.handedOver
+            let ringEnd = continues ? (limit < written ? limit : written) : read
+            silence(&state, pcm: pcm, ring: ring, ringEnd: ringEnd, shared: shared)
         }
         if stop > state.mutedThrough { state.mutedThrough = stop }
         if job <= stop && written > read { read = written }
@@ -128,6 +132,7 @@ func renderStep(_ state: inout RenderState, ring: SampleRing, shared: RenderShar
     }
     if played > state.played { state.played = played }
     shared.playedPosition.store(state.played, ordering: .releasing)
+    publishClock(state, queued: queued, shared: shared)
     let threshold = shared.notifyThreshold.load(ordering: .acquiring)
     if state.played >= threshold {
         // Exactly one wake per threshold: the control thread may be replacing it concurrently.
@@ -155,6 +160,7 @@ private func writePeriod(
     let result = _unsafePerformance { snd_pcm_writei(pcm, buffer, snd_pcm_uframes_t(frames)) }
     if result > 0 {
         let next = read + UInt64(result)
+        remember(state, buffer, count: Int(result), from: read)
         state.handedOver = next
         ring.consume(upTo: next)
         return next
@@ -223,6 +229,151 @@ private func waitForWork(_ state: inout RenderState, queued: Int, shared: Render
     }
 }
 
+/// Silences the device for a STOP, fading out instead of cutting wherever the device allows it.
+///
+/// A sound cut mid-wave clicks, and Orca stops speech at every key press. So the frames the device
+/// has queued are taken back (`snd_pcm_rewind`) where it really can (hardware, `plug`, `dmix`, the
+/// `file` plugin); then, if at most one period is still queued, a 4 ms fade-out of the sound that
+/// would have followed is appended and played, and only then is the device dropped. A device that
+/// cannot rewind with more than a period queued (the PulseAudio plugin with a longer buffer) is cut
+/// at once, since a stop must be heard within a period; `AudioBufferPeriods 2` gives such a device a
+/// fade too.
+@_noLocks
+private func silence(
+    _ state: inout RenderState, pcm: OpaquePointer, ring: SampleRing, ringEnd: UInt64, shared: RenderShared
+) {
+    let queuedBefore = queuedFrames(state)
+    guard queuedBefore > 0 else {
+        // Nothing is playing: the sound already ended (or the device does not hold frames at all).
+        dropAndPrepare(&state, pcm: pcm, shared: shared)
+        return
+    }
+    var rewound = 0
+    if state.rewindWorks >= 0 {
+        // snd_pcm_rewindable and snd_pcm_rewind: pointer arithmetic in the device; no allocation.
+        let rewindable = _unsafePerformance { snd_pcm_rewindable(pcm) }
+        if rewindable > 0 {
+            let result = _unsafePerformance { snd_pcm_rewind(pcm, snd_pcm_uframes_t(rewindable)) }
+            if result > 0 {
+                // The PulseAudio plugin accepts a rewind but its server keeps playing the frames:
+                // believe only what the queue shows.
+                if queuedBefore - queuedFrames(state) >= result / 2 {
+                    rewound = result
+                    state.rewindWorks = 1
+                } else {
+                    state.rewindWorks = -1
+                }
+            }
+        }
+    }
+    let queued = queuedBefore - rewound
+    guard queued <= state.periodFrames, let buffer = state.periodBuffer, let history = state.history else {
+        _ = shared.cutStops.add(1, ordering: .relaxed)
+        dropAndPrepare(&state, pcm: pcm, shared: shared)
+        return
+    }
+    // The fade continues the sound from the first frame no longer queued: the frames taken back
+    // (kept in the history), then the stopped job's samples that never reached the device.
+    let start = state.handedOver - UInt64(rewound)
+    let fromHistory = rewound < state.fadeFrames ? rewound : state.fadeFrames
+    copyHistory(history, frames: state.historyFrames, from: start, count: fromHistory, to: buffer)
+    var fromRing = 0
+    if fromHistory == rewound && ringEnd > state.handedOver {
+        let wanted = UInt64(state.fadeFrames - fromHistory)
+        let available = ringEnd - state.handedOver
+        fromRing = Int(available < wanted ? available : wanted)
+        ring.copy(from: state.handedOver, count: fromRing, to: buffer + fromHistory)
+    }
+    let count = fromHistory + fromRing
+    if count > 0 {
+        for index in 0..<count {
+            let gain = Int32(count - index)
+            buffer[index] = Int16(truncatingIfNeeded: Int32(buffer[index]) * gain / Int32(count + 1))
+        }
+        // snd_pcm_writei: at most one period, into a buffer that has room for it after the rewind.
+        _ = _unsafePerformance { snd_pcm_writei(pcm, buffer, snd_pcm_uframes_t(count)) }
+        // snd_pcm_state and snd_pcm_start: a short queue may sit below the start threshold.
+        if _unsafePerformance({ snd_pcm_state(pcm) }).rawValue == SND_PCM_STATE_PREPARED.rawValue {
+            _ = _unsafePerformance { snd_pcm_start(pcm) }
+        }
+    }
+    if queued + count > 0 {
+        // Let the rest of the queue and the fade play (at most a period and 4 ms), then drop.
+        let rate = state.sampleRate > 0 ? state.sampleRate : 1
+        let milliseconds = Int32((queued + count) * 1000 / rate + 1)
+        // poll with no descriptors: a timed sleep while the device plays.
+        _ = _unsafePerformance { poll(nil, 0, milliseconds) }
+        _ = shared.fadedStops.add(1, ordering: .relaxed)
+    }
+    dropAndPrepare(&state, pcm: pcm, shared: shared)
+}
+
+/// Drops whatever the device holds and readies it for the next sound.
+@_noLocks
+private func dropAndPrepare(_ state: inout RenderState, pcm: OpaquePointer, shared: RenderShared) {
+    // snd_pcm_drop and snd_pcm_prepare: the device calls that silence it now; no allocation.
+    let dropped = _unsafePerformance { snd_pcm_drop(pcm) }
+    let prepared = dropped < 0 ? dropped : _unsafePerformance { snd_pcm_prepare(pcm) }
+    if dropped < 0 || prepared < 0 {
+        markBroken(
+            &state, shared: shared, code: dropped < 0 ? dropped : prepared,
+            operation: dropped < 0 ? RenderOperation.drop : RenderOperation.prepare)
+    }
+}
+
+/// Keeps a copy of frames just handed to the device, at their positions modulo the history size.
+@_noLocks
+private func remember(_ state: RenderState, _ samples: UnsafeMutablePointer<Int16>, count: Int, from position: UInt64) {
+    guard let history = state.history, state.historyFrames > 0 else { return }
+    var done = 0
+    while done < count {
+        let offset = Int((position + UInt64(done)) % UInt64(state.historyFrames))
+        let room = state.historyFrames - offset
+        let piece = count - done < room ? count - done : room
+        UnsafeMutableRawPointer(history + offset).copyMemory(
+            from: samples + done, byteCount: piece * MemoryLayout<Int16>.stride)
+        done += piece
+    }
+}
+
+/// Copies `count` remembered frames from `position` on into `destination`.
+@_noLocks
+private func copyHistory(
+    _ history: UnsafeMutablePointer<Int16>, frames: Int, from position: UInt64, count: Int,
+    to destination: UnsafeMutablePointer<Int16>
+) {
+    var done = 0
+    while done < count {
+        let offset = Int((position + UInt64(done)) % UInt64(frames))
+        let room = frames - offset
+        let piece = count - done < room ? count - done : room
+        UnsafeMutableRawPointer(destination + done).copyMemory(
+            from: history + offset, byteCount: piece * MemoryLayout<Int16>.stride)
+        done += piece
+    }
+}
+
+/// Publishes the device clock: the played position now, and whether it is advancing.
+@_noLocks
+private func publishClock(_ state: RenderState, queued: Int, shared: RenderShared) {
+    var running = false
+    if queued > 0, let pcm = state.pcm, state.usable {
+        // snd_pcm_state: reads the device state; no allocation.
+        running = _unsafePerformance { snd_pcm_state(pcm) }.rawValue == SND_PCM_STATE_RUNNING.rawValue
+    }
+    var now = timespec()
+    // clock_gettime: served by the vDSO without a system call; no allocation.
+    _ = _unsafePerformance { clock_gettime(CLOCK_MONOTONIC, &now) }
+    let nanoseconds = UInt64(now.tv_sec) &* 1_000_000_000 &+ UInt64(now.tv_nsec)
+    let sequence = shared.clockSequence.load(ordering: .relaxed)
+    shared.clockSequence.store(sequence &+ 1, ordering: .sequentiallyConsistent)
+    shared.clockPosition.store(state.played, ordering: .sequentiallyConsistent)
+    shared.clockTime.store(nanoseconds, ordering: .sequentiallyConsistent)
+    shared.clockCeiling.store(state.handedOver, ordering: .sequentiallyConsistent)
+    shared.clockRate.store(running ? UInt64(state.sampleRate) : 0, ordering: .sequentiallyConsistent)
+    shared.clockSequence.store(sequence &+ 2, ordering: .sequentiallyConsistent)
+}
+
 /// Frames the device still holds (`snd_pcm_delay`), 0 without a device or on error.
 @_noLocks
 private func queuedFrames(_ state: RenderState) -> Int {
@@ -253,12 +404,22 @@ private func adoptInstalledDevice(_ state: inout RenderState, shared: RenderShar
         state.pcm = nil
         state.periodBuffer = nil
         state.periodFrames = 0
+        state.history = nil
+        state.historyFrames = 0
+        state.fadeFrames = 0
         return
     }
     state.device = bits
     state.pcm = box.pointee.handle
     state.periodBuffer = box.pointee.periodBuffer
     state.periodFrames = box.pointee.periodFrames
+    state.history = box.pointee.history
+    state.historyFrames = box.pointee.historyFrames
+    state.sampleRate = box.pointee.sampleRate
+    // 4 ms: long enough that the cut has no click, short enough to feel instant.
+    let fade = box.pointee.sampleRate / 250
+    state.fadeFrames = fade < box.pointee.periodFrames ? fade : box.pointee.periodFrames
+    state.rewindWorks = 0
     let milliseconds = box.pointee.periodFrames * 1000 / (box.pointee.sampleRate > 0 ? box.pointee.sampleRate : 1)
     state.periodMilliseconds = Int32(milliseconds > 0 ? milliseconds : 1)
 }

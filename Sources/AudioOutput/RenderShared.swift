@@ -22,6 +22,16 @@ final class RenderShared: Sendable {
 
     /// The position heard so far (render).
     let playedPosition = Atomic<UInt64>(0)
+    /// The device clock (render), a seqlock: `clockSequence` is odd while the render thread updates
+    /// the rest. `clockPosition` was the played position at `clockTime` (CLOCK_MONOTONIC, ns); while
+    /// `clockRate` is not 0 (the device is running) playback advances at that many frames per second
+    /// from there, but never past `clockCeiling`, the frames handed to the device. Sequentially
+    /// consistent loads and stores keep the fields ordered against the sequence without fences.
+    let clockSequence = Atomic<UInt64>(0)
+    let clockPosition = Atomic<UInt64>(0)
+    let clockTime = Atomic<UInt64>(0)
+    let clockCeiling = Atomic<UInt64>(0)
+    let clockRate = Atomic<UInt64>(0)
     /// Wake the control thread once `playedPosition` reaches this; `.max` = none (control sets, render clears).
     let notifyThreshold = Atomic<UInt64>(.max)
 
@@ -33,6 +43,10 @@ final class RenderShared: Sendable {
     let exitMailbox = Atomic<UInt>(0)
     /// The box of the last device that failed, so the synth thread reopens it (render).
     let brokenDevice = Atomic<UInt>(0)
+
+    /// Stops that faded out, and stops that had to cut the sound at once (render).
+    let fadedStops = Atomic<Int>(0)
+    let cutStops = Atomic<Int>(0)
 
     /// Underruns recovered with `snd_pcm_recover` (render).
     let underruns = Atomic<Int>(0)

@@ -36,6 +36,8 @@ public final class ModuleServer {
     /// Every mark before this position has been reported by the synth thread.
     private var knownProgress: UInt64 = 0
     private var pauseLimit: UInt64?
+    /// When the next pending event's sample will be heard (CLOCK_MONOTONIC ns), if the device is playing.
+    private var eventDeadline: UInt64?
     private var reportedUnderruns = 0
     private var reportedDeviceFailures = 0
 
@@ -73,7 +75,12 @@ public final class ModuleServer {
                 pollfd(fd: wakeFD, events: Int16(POLLIN), revents: 0),
                 pollfd(fd: signalFD, events: Int16(POLLIN), revents: 0),
             ]
-            let ready = poll(&fds, signalFD >= 0 ? 3 : 2, -1)
+            var timeout: Int64 = -1
+            if let eventDeadline {
+                let now = AudioOutput.monotonicNanoseconds()
+                timeout = eventDeadline > now ? Int64(eventDeadline - now) : 0
+            }
+            let ready = CUtterShims_pollNanoseconds(&fds, signalFD >= 0 ? 3 : 2, timeout)
             if ready < 0 && errno != EINTR {
                 logger.critical("poll failed (errno \(errno)); exiting")
                 break
@@ -334,6 +341,7 @@ public final class ModuleServer {
 
     /// Moves events whose sample has been heard into the state machine.
     private func pumpPlayback() {
+        eventDeadline = nil
         guard let runtime else { return }
         let events = runtime.synthesizer.takeEvents()
         guard let job = machine.currentMessage else { return }
@@ -351,12 +359,13 @@ public final class ModuleServer {
         }
         if machine.isPausePending { limitPlaybackForPause() }
         while machine.currentMessage == job {
-            let played = runtime.audio.playedPosition
-            var progressed = false
+            // Where the device is now, between the render thread's readings: events go out when
+            // their sample is heard, not at the next period boundary.
+            let now = AudioOutput.monotonicNanoseconds()
+            let played = runtime.audio.playedPosition(at: now)
             while queueHead < queue.count, isHeard(queue[queueHead], played: played) {
                 let event = queue[queueHead]
                 queueHead += 1
-                progressed = true
                 switch event {
                 case .audioStart: perform(machine.audioStarted(job))
                 case .mark(_, let name, _): perform(machine.markReached(name, in: job))
@@ -371,9 +380,14 @@ public final class ModuleServer {
             }
             guard machine.currentMessage == job else { return }
             guard queueHead < queue.count else { return }
-            runtime.audio.notify(whenPlayedReaches: threshold(of: queue[queueHead]))
+            let target = threshold(of: queue[queueHead])
+            runtime.audio.notify(whenPlayedReaches: target)
             // A crossing between the read above and setting the threshold would be missed: look again.
-            if !progressed && runtime.audio.playedPosition == played { return }
+            if runtime.audio.playedPosition >= target { continue }
+            // The render thread's wake is the fallback (a device that is not running yet, or one that
+            // stalls); the deadline is when the device clock says the sample will be heard.
+            eventDeadline = runtime.audio.nanoseconds(untilPlayed: target, at: now).map { now + $0 }
+            return
         }
     }
 

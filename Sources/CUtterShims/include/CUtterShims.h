@@ -20,6 +20,11 @@ static inline int CUtterShims_signalfdRecordSize(void) {
     return (int)sizeof(struct signalfd_siginfo);
 }
 
+struct pollfd;
+/// poll() with a timeout in nanoseconds (negative: none), so a wait can end on the exact sample
+/// time of the next playback event rather than at a whole millisecond; ppoll needs _GNU_SOURCE.
+int CUtterShims_pollNanoseconds(struct pollfd *fds, unsigned long count, int64_t timeout);
+
 /// Names the calling thread (at most 15 bytes) for top, ps -L and gdb; returns 0 or an errno.
 int CUtterShims_nameCurrentThread(const char *name);
 #endif
