@@ -167,6 +167,35 @@ public final class AudioOutput: Sendable {
         return failure
     }
 
+    /// Closes the device until the next job opens it again; synth thread only.
+    ///
+    /// For an idle module: an open PCM keeps a sound server's stream running (PulseAudio plays
+    /// silence into an uncorked stream and keeps the card awake) or holds a hardware device. Returns
+    /// false when no device was open. Waits at most 200 ms for the render thread to let go of it;
+    /// if it does not (it is blocked on the device), the next job closes it.
+    @discardableResult
+    public func releaseDevice() -> Bool {
+        closeDevice(shared.retiredMailbox.exchange(0, ordering: .acquiringAndReleasing))
+        let wasOpen = producer.withLock { state in
+            defer { state.installed = 0 }
+            return state.installed != 0
+        }
+        guard wasOpen else { return false }
+        let adoptions = shared.adoptions.load(ordering: .acquiring)
+        // A device installed but not adopted yet is still ours: close it here.
+        closeDevice(shared.installMailbox.exchange(noDeviceBits, ordering: .acquiringAndReleasing))
+        wake(shared.renderWakeFD)
+        for _ in 0..<200 {
+            if shared.adoptions.load(ordering: .acquiring) != adoptions {
+                closeDevice(shared.retiredMailbox.exchange(0, ordering: .acquiringAndReleasing))
+                break
+            }
+            var nap = timespec(tv_sec: 0, tv_nsec: 1_000_000)
+            nanosleep(&nap, nil)
+        }
+        return true
+    }
+
     /// Writes all of `samples` to the ring, waiting while it is full; synth thread only.
     ///
     /// Returns false, with part of the samples written, as soon as `isCancelled` returns true while
@@ -226,11 +255,12 @@ public final class AudioOutput: Sendable {
         return max(measured, min(advanced, clock.ceiling))
     }
 
-    /// Nanoseconds from `now` until `position` is heard, if the device is playing toward it; nil
-    /// when it is not running or `position` lies beyond what it was given (wait for a notify then).
+    /// Nanoseconds from `now` until `position` will be heard if the device keeps playing; nil when
+    /// it is not running (a ``notify(whenPlayedReaches:)`` wake comes then). An estimate: check
+    /// ``playedPosition(at:)`` when it is due, since the device may not have been given the frames yet.
     public func nanoseconds(untilPlayed position: UInt64, at now: UInt64) -> UInt64? {
         let clock = readClock()
-        guard clock.rate > 0, position <= clock.ceiling else { return nil }
+        guard clock.rate > 0 else { return nil }
         guard position > clock.position else { return 0 }
         // Rounded up, so that at `due` the position has surely been reached.
         let due = clock.time + ((position - clock.position) * 1_000_000_000 + clock.rate - 1) / clock.rate

@@ -1,4 +1,5 @@
 internal import CALSA
+internal import CUtterShims
 import Glibc
 import Synchronization
 
@@ -232,12 +233,12 @@ private func waitForWork(_ state: inout RenderState, queued: Int, shared: Render
 /// Silences the device for a STOP, fading out instead of cutting wherever the device allows it.
 ///
 /// A sound cut mid-wave clicks, and Orca stops speech at every key press. So the frames the device
-/// has queued are taken back (`snd_pcm_rewind`) where it really can (hardware, `plug`, `dmix`, the
-/// `file` plugin); then, if at most one period is still queued, a 4 ms fade-out of the sound that
-/// would have followed is appended and played, and only then is the device dropped. A device that
-/// cannot rewind with more than a period queued (the PulseAudio plugin with a longer buffer) is cut
-/// at once, since a stop must be heard within a period; `AudioBufferPeriods 2` gives such a device a
-/// fade too.
+/// has queued are taken back (`snd_pcm_rewind`) where it really can (hardware, `plug`, `dmix`);
+/// then a 4 ms fade-out of the sound that would have followed is written in their place and played
+/// (the rest of the device's queue is its safety margin, under a period), and only then is the
+/// device dropped. A device that cannot take frames back is cut at once, since a stop must be heard
+/// at once: the PulseAudio plugin accepts a rewind but its server plays the frames anyway (checked
+/// against `snd_pcm_delay` at the first stop, and undone with `snd_pcm_forward`).
 @_noLocks
 private func silence(
     _ state: inout RenderState, pcm: OpaquePointer, ring: SampleRing, ringEnd: UInt64, shared: RenderShared
@@ -261,13 +262,19 @@ private func silence(
                     rewound = result
                     state.rewindWorks = 1
                 } else {
+                    // Put the plugin's pointer back where its server really is, or its accounting
+                    // of free room is off by the rewind. snd_pcm_forward: pointer arithmetic.
+                    _ = _unsafePerformance { snd_pcm_forward(pcm, snd_pcm_uframes_t(result)) }
                     state.rewindWorks = -1
                 }
             }
         }
     }
     let queued = queuedBefore - rewound
-    guard queued <= state.periodFrames, let buffer = state.periodBuffer, let history = state.history else {
+    // What stays queued after a real rewind is the device's safety margin (well under a period).
+    // Without one, appending a fade would only be heard after everything queued: cut instead.
+    guard rewound > 0, queued <= state.periodFrames, let buffer = state.periodBuffer, let history = state.history
+    else {
         _ = shared.cutStops.add(1, ordering: .relaxed)
         dropAndPrepare(&state, pcm: pcm, shared: shared)
         return
@@ -398,6 +405,7 @@ private func adoptInstalledDevice(_ state: inout RenderState, shared: RenderShar
     if state.device != 0 {
         shared.retiredMailbox.store(state.device, ordering: .releasing)
     }
+    _ = shared.adoptions.add(1, ordering: .releasing)
     state.broken = false
     guard bits != noDeviceBits, let box = UnsafeMutablePointer<PCMDevice>(bitPattern: bits) else {
         state.device = 0

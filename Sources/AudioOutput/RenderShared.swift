@@ -39,6 +39,9 @@ final class RenderShared: Sendable {
     let installMailbox = Atomic<UInt>(0)
     /// A device the render thread stopped using, for the synth thread to close; 0 when empty (render).
     let retiredMailbox = Atomic<UInt>(0)
+    /// Counts the devices (or "none") the render thread adopted from `installMailbox`; bumped after
+    /// the previous one is in `retiredMailbox` (render).
+    let adoptions = Atomic<UInt64>(0)
     /// The device the render thread held when it exited, closed by `shutdown()` (render).
     let exitMailbox = Atomic<UInt>(0)
     /// The box of the last device that failed, so the synth thread reopens it (render).

@@ -10,6 +10,8 @@ public struct UtterConfiguration: Equatable, Sendable {
     public var audioConfigurationFile: String?
     public var periodMilliseconds = 20
     public var bufferPeriods = 4
+    /// Seconds without speech after which the audio device is closed (0: never).
+    public var audioIdleSeconds = 5
     /// espeak-ng speeds in words per minute for rate −100, 0 and +100.
     public var minimumRate = 80
     public var normalRate = 175
@@ -88,6 +90,9 @@ public struct UtterConfiguration: Equatable, Sendable {
         case "audiobufferperiods":
             guard let value = number(2...64) else { return expected("a number of periods from 2 to 64") }
             bufferPeriods = value
+        case "audioidleseconds":
+            guard let value = number(0...3600) else { return expected("a number of seconds from 0 to 3600") }
+            audioIdleSeconds = value
         case "minimumrate", "normalrate", "maximumrate":
             guard let value = number(20...1000) else { return expected("words per minute from 20 to 1000") }
             let rate: WritableKeyPath<UtterConfiguration, Int> =

@@ -15,6 +15,7 @@ public final class Synthesizer: Sendable {
     private let cancelledThrough = Atomic<UInt64>(0)
     private let isShuttingDown = Atomic<Bool>(false)
     private let isDevicePreparationRequested = Atomic<Bool>(false)
+    private let isDeviceReleaseRequested = Atomic<Bool>(false)
     private let wakeFD: Int32
     private let controlWakeFD: Int32
     private let audio: AudioOutput
@@ -52,6 +53,12 @@ public final class Synthesizer: Sendable {
     /// Opens the audio device ahead of the first message (on this thread: opening can take long).
     public func prepareAudio() {
         isDevicePreparationRequested.store(true, ordering: .releasing)
+        signal(wakeFD)
+    }
+
+    /// Closes the audio device (on this thread, between jobs) until the next job needs it.
+    public func releaseAudio() {
+        isDeviceReleaseRequested.store(true, ordering: .releasing)
         signal(wakeFD)
     }
 
@@ -93,6 +100,10 @@ public final class Synthesizer: Sendable {
                 }
             }
             let job = queue.withLock { $0.isEmpty ? nil : $0.removeFirst() }
+            // Only between jobs: a job queued meanwhile keeps the device it is about to use.
+            if isDeviceReleaseRequested.exchange(false, ordering: .acquiringAndReleasing) && job == nil {
+                if audio.releaseDevice() { logger.debug("idle: audio device closed until the next message") }
+            }
             guard let job else {
                 var value: UInt64 = 0
                 _ = read(wakeFD, &value, 8)

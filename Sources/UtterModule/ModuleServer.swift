@@ -38,8 +38,11 @@ public final class ModuleServer {
     private var pauseLimit: UInt64?
     /// When the next pending event's sample will be heard (CLOCK_MONOTONIC ns), if the device is playing.
     private var eventDeadline: UInt64?
+    /// When to close the idle audio device (CLOCK_MONOTONIC ns); nil while speaking or once closed.
+    private var idleDeadline: UInt64?
     private var reportedUnderruns = 0
     private var reportedDeviceFailures = 0
+    private var reportedStops = (faded: 0, cut: 0)
 
     private struct Runtime {
         var factory: JobFactory
@@ -76,9 +79,9 @@ public final class ModuleServer {
                 pollfd(fd: signalFD, events: Int16(POLLIN), revents: 0),
             ]
             var timeout: Int64 = -1
-            if let eventDeadline {
+            if let deadline = [eventDeadline, idleDeadline].compactMap({ $0 }).min() {
                 let now = AudioOutput.monotonicNanoseconds()
-                timeout = eventDeadline > now ? Int64(eventDeadline - now) : 0
+                timeout = deadline > now ? Int64(deadline - now) : 0
             }
             let ready = CUtterShims_pollNanoseconds(&fds, signalFD >= 0 ? 3 : 2, timeout)
             if ready < 0 && errno != EINTR {
@@ -115,6 +118,7 @@ public final class ModuleServer {
             }
             pumpPlayback()
             reportAudioHealth()
+            releaseIdleDevice()
         }
         if !output.isOpen {
             logger.notice("stdout closed by speech-dispatcher; exiting")
@@ -260,6 +264,7 @@ public final class ModuleServer {
             let audioConfiguration = audioConfiguration(sampleRate: runtime.audio.configuration.sampleRate)
             runtime.audio.setDevice(audioConfiguration)
             runtime.synthesizer.prepareAudio()
+            armIdleTimer()
             logger.info("audio device \(audioConfiguration.deviceName.debugDescription)")
         }
     }
@@ -323,6 +328,7 @@ public final class ModuleServer {
             "message \(job.id): \(kind.rawValue), \(data.text.utf8.count) bytes, voice \(voice.name.debugDescription) (\(reason))"
         )
         resetPlayback()
+        idleDeadline = nil
         runtime.audio.limitPlayback(to: nil)
         send(.speaking)
         machine.accept(job.id)
@@ -428,6 +434,7 @@ public final class ModuleServer {
                 output.send(event.encoded)
                 if event.isTerminal {
                     resetPlayback()
+                    armIdleTimer()
                 }
             case .haltPlayback(let reason):
                 guard let runtime, let job = machine.currentMessage else { continue }
@@ -447,6 +454,20 @@ public final class ModuleServer {
         }
     }
 
+    /// Starts counting the idle time after which the audio device is closed.
+    private func armIdleTimer() {
+        guard configuration.audioIdleSeconds > 0 else { return }
+        idleDeadline = AudioOutput.monotonicNanoseconds() + UInt64(configuration.audioIdleSeconds) * 1_000_000_000
+    }
+
+    /// Closes the audio device once the module has been idle long enough (see `AudioIdleSeconds`).
+    private func releaseIdleDevice() {
+        guard let deadline = idleDeadline, machine.currentMessage == nil, let runtime else { return }
+        guard AudioOutput.monotonicNanoseconds() >= deadline else { return }
+        idleDeadline = nil
+        runtime.synthesizer.releaseAudio()
+    }
+
     private func reportAudioHealth() {
         guard let runtime else { return }
         let underruns = runtime.audio.underrunCount
@@ -454,6 +475,16 @@ public final class ModuleServer {
             logger.notice("audio underruns: \(underruns) so far (\(underruns - reportedUnderruns) new)")
             reportedUnderruns = underruns
         }
+        let stops = runtime.audio.stopCounts
+        if stops.faded != reportedStops.faded {
+            logger.debug("stop faded out over 4 ms")
+        }
+        if stops.cut != reportedStops.cut {
+            logger.debug(
+                "stop cut the sound at once: the device cannot take back what it has queued"
+            )
+        }
+        reportedStops = stops
         let failures = runtime.audio.deviceFailureCount
         if failures != reportedDeviceFailures {
             logger.error(

@@ -1,0 +1,251 @@
+import Glibc
+import Testing
+
+// Real-time tests (testing.md §2): sd_utter plays through the ALSA PulseAudio plugin into a private
+// PulseAudio null sink, which consumes audio at the real sample rate, and `parec` records the sink's
+// monitor: what a listener would have heard.
+
+/// `parec` recording a private PulseAudio's null-sink monitor into a file, ended by PID.
+final class MonitorRecording {
+    let path: String
+    private var pid: pid_t = 0
+
+    init(pulse: PrivatePulse, path: String) throws {
+        self.path = path
+        let arguments = [
+            "/usr/bin/parec", "-d", "utter_null.monitor", "--format=s16le", "--rate=22050", "--channels=1",
+            "--latency-msec=5",
+        ]
+        let environment = ["PULSE_SERVER=unix:\(pulse.socket)", "HOME=\(pulse.runtime)", "PATH=/usr/bin:/bin"]
+        let argv = arguments.map { strdup($0) } + [nil]
+        let envp = environment.map { strdup($0) } + [nil]
+        defer { (argv + envp).forEach { free($0) } }
+        // The test runner may block signals; parec must not inherit that.
+        var attributes = posix_spawnattr_t()
+        posix_spawnattr_init(&attributes)
+        defer { posix_spawnattr_destroy(&attributes) }
+        var noSignals = sigset_t()
+        sigemptyset(&noSignals)
+        posix_spawnattr_setsigmask(&attributes, &noSignals)
+        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK))
+        // To stdout: with a file argument parec keeps what it recorded in memory until it exits cleanly.
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_addopen(&actions, 1, path, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
+        var child: pid_t = 0
+        let result = posix_spawn(&child, arguments[0], &actions, &attributes, argv, envp)
+        guard result == 0 else { throw SpawnError(what: "posix_spawn parec", code: result) }
+        pid = child
+        usleep(300_000)  // connected and recording before the first message
+    }
+
+    /// Waits until something audible has been recorded; false if nothing was within `seconds`.
+    func waitUntilHeard(within seconds: Double) -> Bool {
+        let deadline = monotonicSeconds() + seconds
+        while monotonicSeconds() < deadline {
+            let bytes = readFile(path) ?? []
+            var index = 0
+            while index + 1 < bytes.count {
+                let sample = Int16(bitPattern: UInt16(bytes[index]) | UInt16(bytes[index + 1]) << 8)
+                if abs(Int32(sample)) >= 300 { return true }
+                index += 2
+            }
+            usleep(20_000)
+        }
+        return false
+    }
+
+    /// Ends the recording and returns the samples heard.
+    func finish() -> [Int16] {
+        if pid > 0 {
+            // parec writes what it reads at once; SIGKILL cannot be blocked or ignored.
+            kill(pid, SIGKILL)
+            var status: Int32 = 0
+            waitpid(pid, &status, 0)
+            pid = 0
+        }
+        let bytes = readFile(path) ?? []
+        return stride(from: 0, to: bytes.count - 1, by: 2).map {
+            Int16(bitPattern: UInt16(bytes[$0]) | UInt16(bytes[$0 + 1]) << 8)
+        }
+    }
+
+    deinit { _ = finish() }
+}
+
+/// A module playing through a private PulseAudio null sink, with `utter.conf` lines of its own.
+private func startPacedModule(
+    _ rig: borrowing CaptureRig, pulse: PrivatePulse, configuration: String
+) throws -> ModuleProcess {
+    writeFile(
+        rig.folder + "/.asoundrc",
+        "pcm.utter_paced { type pulse server \"unix:\(pulse.socket)\" device \"utter_null\" }\n")
+    writeFile(rig.folder + "/utter.conf", configuration)
+    return try startModule(rig, device: "utter_paced", configurationPath: rig.folder + "/utter.conf")
+}
+
+/// A 16-bit mono WAV file of a sine tone.
+private func writeTone(_ path: String, frequency: Double, seconds: Double, amplitude: Double) {
+    let rate = 22050
+    let count = Int(seconds * Double(rate))
+    var bytes: [UInt8] = []
+    func append32(_ value: UInt32) { withUnsafeBytes(of: value.littleEndian) { bytes += $0 } }
+    func append16(_ value: UInt16) { withUnsafeBytes(of: value.littleEndian) { bytes += $0 } }
+    bytes += Array("RIFF".utf8)
+    append32(UInt32(36 + count * 2))
+    bytes += Array("WAVEfmt ".utf8)
+    append32(16)
+    append16(1)
+    append16(1)
+    append32(UInt32(rate))
+    append32(UInt32(rate * 2))
+    append16(2)
+    append16(16)
+    bytes += Array("data".utf8)
+    append32(UInt32(count * 2))
+    for index in 0..<count {
+        let value = amplitude * sin(2 * Double.pi * frequency * Double(index) / Double(rate))
+        append16(UInt16(bitPattern: Int16(value)))
+    }
+    let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
+    _ = bytes.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
+    close(fd)
+}
+
+/// Indices of the first and last samples louder than `threshold`, if any.
+private func audibleRange(_ samples: [Int16], threshold: Int32 = 300) -> ClosedRange<Int>? {
+    guard let first = samples.firstIndex(where: { abs(Int32($0)) >= threshold }),
+        let last = samples.lastIndex(where: { abs(Int32($0)) >= threshold })
+    else { return nil }
+    return first...last
+}
+
+@Suite(.serialized, .timeLimit(.minutes(2)))
+struct RealTimeDeviceTests {
+    /// A tone (a sound icon) stopped in the middle; returns what was heard and the module's log.
+    private func stopTone(bufferPeriods: Int) throws -> (samples: [Int16], log: String) {
+        let rig = CaptureRig()
+        let pulse = try PrivatePulse(runtime: rig.folder + "/pulse")
+        mkdir(rig.folder + "/icons", 0o755)
+        // 441 Hz at 22050 Hz: 50 samples a cycle, so neighbouring samples differ by at most ~2,000.
+        writeTone(rig.folder + "/icons/tone.wav", frequency: 441, seconds: 3, amplitude: 16000)
+        let module = try startPacedModule(
+            rig, pulse: pulse,
+            configuration:
+                "SoundIconFolder \"\(rig.folder)/icons\"\nAudioPeriodMilliseconds 10\nAudioBufferPeriods \(bufferPeriods)\n"
+        )
+        speak(module, "tone.wav", command: "SOUND_ICON")  // the first fill of a new stream
+        #expect(module.expect("702 END\n", within: 30) == "701 BEGIN\n702 END\n")
+        let monitor = try MonitorRecording(pulse: pulse, path: rig.folder + "/heard.raw")
+        speak(module, "tone.wav", command: "SOUND_ICON")
+        #expect(module.expect("701 BEGIN\n") == "701 BEGIN\n")
+        // A new PulseAudio stream may take a moment to start: stop once the tone is really playing.
+        #expect(monitor.waitUntilHeard(within: 5), "the tone starts playing")
+        usleep(400_000)
+        module.send("STOP\n")
+        #expect(module.expect("703 STOP\n") == "703 STOP\n")
+        usleep(500_000)
+        let samples = monitor.finish()
+        #expect(module.quit() == 0)
+        return (samples, rig.log)
+    }
+
+    // The PulseAudio plugin accepts snd_pcm_rewind but its server plays the frames anyway, so no
+    // fade can be put in their place: the stop must cut at once (a fade after the queue would be
+    // heard only after everything queued). No device on this machine both queues and rewinds, so
+    // the fade itself (hardware, plughw, dmix) is not exercised here.
+    @Test func `STOP on the PulseAudio plugin, which cannot take frames back, cuts at once and says so`() throws {
+        let (samples, log) = try stopTone(bufferPeriods: 4)
+        let range = try #require(
+            audibleRange(samples), "the tone was heard (\(samples.count) samples recorded); log: \(log.suffix(1500))")
+        let heard = Double(range.count) / 22050
+        #expect(heard > 0.4 && heard < 1.5, "the tone was stopped part-way: \(heard) s heard")
+        #expect(log.contains("stop cut the sound at once"), "the cut is logged: \(log.suffix(800))")
+    }
+
+    @Test func `marks arrive in order while the audio plays, each after the sound before it`() throws {
+        let rig = CaptureRig()
+        let pulse = try PrivatePulse(runtime: rig.folder + "/pulse")
+        let module = try startPacedModule(rig, pulse: pulse, configuration: "")
+        speak(module, "<speak>Warm up.</speak>")
+        #expect(module.expect("702 END\n", within: 30) == "701 BEGIN\n702 END\n")
+        let sentences = (1...4).map { "<mark name=\"__spd_\($0)\"/>This is sentence number \($0) of four." }
+        speak(module, "<speak>" + sentences.joined(separator: " ") + "</speak>")
+        var arrivals: [(String, Double)] = []
+        let deadline = monotonicSeconds() + 30
+        while monotonicSeconds() < deadline {
+            guard let line = module.expect("\n", within: 30) else { break }
+            arrivals.append((line, monotonicSeconds()))
+            if line.hasPrefix("702") { break }
+        }
+        let expected = ["701 BEGIN\n"] + (1...4).flatMap { ["700-__spd_\($0)\n", "700 INDEX MARK\n"] } + ["702 END\n"]
+        #expect(arrivals.map(\.0) == expected)
+        // Each sentence takes about 1.5 s to say: a mark must come when its sentence starts playing,
+        // not when it was synthesised (all within milliseconds of the SPEAK).
+        let times = arrivals.enumerated().filter {
+            $0.offset == 0 || $0.element.0.hasPrefix("700 ") || $0.element.0.hasPrefix("702")
+        }
+        .map(\.element.1)
+        if arrivals.map(\.0) == expected {
+            for index in 2...4 {
+                #expect(
+                    times[index] - times[index - 1] > 0.5,
+                    "mark \(index) came \(times[index] - times[index - 1]) s after the one before")
+            }
+            #expect(times[5] - times[4] > 0.5, "END came when the last sentence ended")
+        }
+        #expect(module.quit() == 0)
+    }
+
+    @Test func `PAUSE stops at the next mark, and nothing after the mark is heard`() throws {
+        let rig = CaptureRig()
+        let pulse = try PrivatePulse(runtime: rig.folder + "/pulse")
+        let module = try startPacedModule(rig, pulse: pulse, configuration: "")
+        speak(module, "<speak>Warm up.</speak>")
+        #expect(module.expect("702 END\n", within: 30) == "701 BEGIN\n702 END\n")
+        let monitor = try MonitorRecording(pulse: pulse, path: rig.folder + "/heard.raw")
+        speak(module, "<speak>One two three four five. <mark name=\"__spd_1\"/>Six seven eight nine ten.</speak>")
+        #expect(module.expect("701 BEGIN\n") == "701 BEGIN\n")
+        module.send("PAUSE\n")
+        #expect(module.expect("704 PAUSE\n", within: 30) == "700-__spd_1\n700 INDEX MARK\n704 PAUSE\n")
+        usleep(600_000)
+        let paused = monitor.finish()
+        let first = try #require(audibleRange(paused), "the first sentence was heard (\(paused.count) samples)")
+
+        // The first sentence alone, for comparison.
+        let whole = try MonitorRecording(pulse: pulse, path: rig.folder + "/first.raw")
+        speak(module, "<speak>One two three four five.</speak>")
+        #expect(module.expect("702 END\n", within: 30) == "701 BEGIN\n702 END\n")
+        usleep(300_000)
+        let recorded = whole.finish()
+        let reference = try #require(audibleRange(recorded), "the sentence was heard (\(recorded.count) samples)")
+        let difference = abs(Double(first.count - reference.count)) / 22050
+        #expect(difference < 0.1, "heard \(first.count) samples before the pause, the sentence has \(reference.count)")
+        #expect(module.quit() == 0)
+    }
+
+    @Test func `an idle module closes its stream, and the next message opens it again`() throws {
+        let rig = CaptureRig()
+        let pulse = try PrivatePulse(runtime: rig.folder + "/pulse")
+        let module = try startPacedModule(rig, pulse: pulse, configuration: "AudioIdleSeconds 1\n")
+        func streams() -> Int {
+            let listing = rig.folder + "/inputs.txt"
+            _ = system(
+                "PULSE_SERVER=unix:\(pulse.socket) HOME=\(pulse.runtime) pactl list short sink-inputs > '\(listing)'")
+            return String(decoding: readFile(listing) ?? [], as: UTF8.self).split(separator: "\n").count
+        }
+        speak(module, "<speak>Hello.</speak>")
+        #expect(module.expect("702 END\n", within: 30) == "701 BEGIN\n702 END\n")
+        #expect(streams() == 1, "the stream stays open right after a message")
+        usleep(2_500_000)
+        #expect(streams() == 0, "no stream after a second of idleness")
+        let monitor = try MonitorRecording(pulse: pulse, path: rig.folder + "/heard.raw")
+        speak(module, "<speak>Hello again.</speak>")
+        #expect(module.expect("702 END\n", within: 30) == "701 BEGIN\n702 END\n")
+        usleep(300_000)
+        #expect(audibleRange(monitor.finish()) != nil, "the next message is heard")
+        #expect(module.quit() == 0)
+        #expect(rig.log.contains("audio device closed until the next message"))
+    }
+}
