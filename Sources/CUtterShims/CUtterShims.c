@@ -3,6 +3,8 @@
 #include <poll.h>
 #include <pthread.h>
 #include <time.h>
+#include <fcntl.h>
+#include <unistd.h>
 #include "CUtterShims.h"
 
 int CUtterShims_nameCurrentThread(const char *name) {
@@ -13,4 +15,8 @@ int CUtterShims_pollNanoseconds(struct pollfd *fds, unsigned long count, int64_t
     if (timeout < 0) return ppoll(fds, count, NULL, NULL);
     struct timespec wait = {.tv_sec = timeout / 1000000000, .tv_nsec = timeout % 1000000000};
     return ppoll(fds, count, &wait, NULL);
+}
+
+int CUtterShims_pipeCloseOnExec(int fds[2]) {
+    return pipe2(fds, O_CLOEXEC);
 }

@@ -42,7 +42,7 @@ final class Capture {
 
     /// The samples in capture file `index`.
     func samples(_ index: Int = 0) -> [Int16] {
-        let fd = open(files[index], O_RDONLY)
+        let fd = open(files[index], O_RDONLY | O_CLOEXEC)
         guard fd >= 0 else { return [] }
         defer { close(fd) }
         var bytes: [UInt8] = []

@@ -69,7 +69,7 @@ import Testing
 @Test func `the shipped utter.conf reads cleanly, with every example uncommented too`() throws {
     let path = String(#filePath.dropLast("Tests/ConfigurationTests/ConfigurationTests.swift".count)) + "conf/utter.conf"
     var bytes: [UInt8] = []
-    let file = try #require(fopen(path, "r"), "cannot open \(path)")
+    let file = try #require(fopen(path, "re"), "cannot open \(path)")
     defer { fclose(file) }
     while case let byte = fgetc(file), byte != EOF { bytes.append(UInt8(byte)) }
     let text = String(decoding: bytes, as: UTF8.self)

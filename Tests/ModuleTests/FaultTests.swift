@@ -36,7 +36,7 @@ import Testing
     var random = XorShift(seed: 0xBAD)
     for _ in 0..<4096 { bytes.append(UInt8(truncatingIfNeeded: random.next())) }
     let path = rig.folder + "/garbage.conf"
-    let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
+    let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
     _ = bytes.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
     close(fd)
     let module = try startModule(rig, configurationPath: path)

@@ -1,3 +1,4 @@
+import CUtterShims
 import Glibc
 import Testing
 
@@ -58,7 +59,11 @@ final class ModuleProcess {
     init(home: String, logPath: String, configurationPath: String = "/nonexistent/utter.conf") throws {
         var toModule: [Int32] = [0, 0]
         var fromModule: [Int32] = [0, 0]
-        guard pipe(&toModule) == 0, pipe(&fromModule) == 0 else { throw SpawnError(what: "pipe", code: errno) }
+        // Close-on-exec: tests spawn modules in parallel, and a pipe end inherited by another child
+        // would keep a closed stdout readable and a closed stdin writable.
+        guard CUtterShims_pipeCloseOnExec(&toModule) == 0, CUtterShims_pipeCloseOnExec(&fromModule) == 0 else {
+            throw SpawnError(what: "pipe", code: errno)
+        }
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
@@ -212,7 +217,7 @@ func monotonicSeconds() -> Double {
 }
 
 func writeFile(_ path: String, _ text: String) {
-    let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
+    let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
     precondition(fd >= 0, "cannot write \(path)")
     var text = text
     text.withUTF8 { _ = write(fd, $0.baseAddress, $0.count) }
@@ -220,7 +225,7 @@ func writeFile(_ path: String, _ text: String) {
 }
 
 func readFile(_ path: String) -> [UInt8]? {
-    let fd = open(path, O_RDONLY)
+    let fd = open(path, O_RDONLY | O_CLOEXEC)
     guard fd >= 0 else { return nil }
     defer { close(fd) }
     var bytes: [UInt8] = []

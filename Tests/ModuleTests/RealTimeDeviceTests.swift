@@ -108,7 +108,7 @@ private func writeTone(_ path: String, frequency: Double, seconds: Double, ampli
         let value = amplitude * sin(2 * Double.pi * frequency * Double(index) / Double(rate))
         append16(UInt16(bitPattern: Int16(value)))
     }
-    let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
+    let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
     _ = bytes.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
     close(fd)
 }

@@ -27,4 +27,7 @@ int CUtterShims_pollNanoseconds(struct pollfd *fds, unsigned long count, int64_t
 
 /// Names the calling thread (at most 15 bytes) for top, ps -L and gdb; returns 0 or an errno.
 int CUtterShims_nameCurrentThread(const char *name);
+/// pipe() with both ends close-on-exec, atomically (pipe2 needs _GNU_SOURCE): a child spawned
+/// by another thread meanwhile cannot inherit either end. 0, or -1 with errno set.
+int CUtterShims_pipeCloseOnExec(int fds[2]);
 #endif
