@@ -88,7 +88,7 @@ let package = Package(
             name: "ModuleTests",
             dependencies: [
                 "sd_utter", "utter", "UtterModule", "Speech", "AudioOutput", "CUtterShims", "Voices",
-                "ModuleProtocol", "Configuration",
+                "ModuleProtocol", "Configuration", "SSML",
                 .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: upcoming),

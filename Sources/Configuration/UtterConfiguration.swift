@@ -29,6 +29,12 @@ public struct UtterConfiguration: Equatable, Sendable {
     /// Folders searched for SOUND_ICON names, in order (Debian's sound-icons package by default).
     public var soundIconFolders = ["/usr/share/sounds/sound-icons"]
     private var hasOwnSoundIconFolders = false
+    /// The sound before a spelled capital letter with `cap_let_recogn=icon`: a sound icon name or a path.
+    public var capitalIcon = "capital"
+    /// Folders of key name tables (`de.conf`…); empty: the standard data folders.
+    public var keyNamesFolders: [String] = []
+    /// speech-dispatcher's locale folder, whose dictionaries name symbols and emoji per language.
+    public var symbolsFolder = "/usr/share/speech-dispatcher/locale"
     /// Log level 0–5 until the server sends LOGLEVEL.
     public var logLevel: Int?
 
@@ -119,6 +125,15 @@ public struct UtterConfiguration: Equatable, Sendable {
             if !hasOwnSoundIconFolders { soundIconFolders = [] }
             hasOwnSoundIconFolders = true
             soundIconFolders.append(value)
+        case "capitalicon":
+            guard let value = single(), !value.isEmpty else { return expected("one sound icon name or file path") }
+            capitalIcon = value
+        case "keynamesfolder":
+            guard let value = single(), !value.isEmpty else { return expected("one folder path") }
+            keyNamesFolders.append(value)
+        case "symbolsfolder":
+            guard let value = single(), !value.isEmpty else { return expected("one folder path") }
+            symbolsFolder = value
         case "voicefolder":
             guard let value = single(), !value.isEmpty else { return expected("one folder path") }
             voiceFolders.append(value)

@@ -1,3 +1,9 @@
+#if canImport(Glibc)
+    import Glibc  // pow, for decibels
+#elseif canImport(Musl)
+    import Musl
+#endif
+
 /// Cuts an SSML message into `SpeechSegment`s for the engine.
 public struct Segmenter: Sendable {
     /// Elements passed on to the engine; others are dropped and their content kept.
@@ -7,20 +13,44 @@ public struct Segmenter: Sendable {
     /// Deeper nesting is flattened: the content is spoken, the extra tags are dropped.
     static let maximumForwardedDepth = 32
 
+    /// How capital letters are told apart when text is spelled.
+    public enum Capitals: Equatable, Sendable {
+        case none
+        /// The engine announces each spelled capital in the message language ("capital A", "groß A").
+        case spell
+        /// A short sound precedes each spelled capital; the value is an `<audio src>`.
+        case icon(String)
+    }
+
     /// When true, every text is spelled letter by letter (`spelling_mode=on`).
     public var spellsText: Bool
+    public var capitals: Capitals
+    /// Voice names clients may write in `<voice name>`, lowercased, with the engine's name for each.
+    public var engineVoiceNames: [String: String]
 
-    public init(spellsText: Bool = false) {
+    public init(spellsText: Bool = false, capitals: Capitals = .none, engineVoiceNames: [String: String] = [:]) {
         self.spellsText = spellsText
+        self.capitals = capitals
+        self.engineVoiceNames = engineVoiceNames
     }
 
     /// The segments of `ssml`, in order. Marks at the very end form a last segment with no markup.
     public func segments(of ssml: String) -> [SpeechSegment] {
-        var builder = Builder(spellsText: spellsText)
+        var builder = Builder(options: self)
         for token in SSMLReader.tokens(of: ssml) {
             builder.add(token)
         }
         return builder.finish()
+    }
+
+    /// `volume` in decibels (`+6dB`, `-3.5dB`) as the percentage of the current volume the engine
+    /// understands (`200%`, `67%`); nil when `value` is no decibel value.
+    public static func percentVolume(decibels value: String) -> String? {
+        guard value.lowercased().hasSuffix("db"), let decibels = Double(value.dropLast(2)), decibels.isFinite else {
+            return nil
+        }
+        let percent = 100 * pow(10, min(max(decibels, -96), 40) / 20)
+        return "\(Int(percent.rounded()))%"
     }
 }
 
@@ -28,9 +58,10 @@ private struct Builder {
     struct OpenElement {
         var name: String
         var openingTag: String?  // nil when not forwarded
+        var isAudio = false
     }
 
-    let spellsText: Bool
+    let options: Segmenter
     var segments: [SpeechSegment] = []
     var open: [OpenElement] = []
     var speakAttributes = ""
@@ -42,9 +73,11 @@ private struct Builder {
     var body = ""
     var hasSpeech = false
     var spokenTail = ""  // the last non-space characters of text, to see sentence ends
+    /// The `src` of the `<audio>` being read: its content is the fallback of one sound segment.
+    var sound: String?
 
-    init(spellsText: Bool) {
-        self.spellsText = spellsText
+    init(options: Segmenter) {
+        self.options = options
     }
 
     mutating func add(_ token: SSMLToken) {
@@ -66,6 +99,10 @@ private struct Builder {
                 }
                 return
             }
+            if local == "audio" {
+                addAudio(attributes: attributes, isSelfClosing: isSelfClosing, name: name)
+                return
+            }
             if local == "break" {
                 body += "<break\(attributes.map(Self.render).joined())/>"
                 hasSpeech = true
@@ -76,26 +113,68 @@ private struct Builder {
             let forwarded =
                 Segmenter.forwardedElements.contains(local)
                 && open.count(where: { $0.openingTag != nil }) < Segmenter.maximumForwardedDepth
-            let openingTag = forwarded ? "<\(local)\(attributes.map(Self.render).joined())>" : nil
+            let openingTag =
+                forwarded ? "<\(local)\(translated(attributes, of: local).map(Self.render).joined())>" : nil
             if let openingTag { body += openingTag }
             open.append(OpenElement(name: name, openingTag: openingTag))
         case .endTag(let name):
             if localName(name) == "speak" { return }
             guard let index = open.lastIndex(where: { $0.name == name }) else { return }
+            var closesAudio = false
             while open.count > index {
                 let element = open.removeLast()
                 if element.openingTag != nil { body += "</\(localName(element.name))>" }
+                closesAudio = closesAudio || element.isAudio
             }
+            if closesAudio { closeSegment() }
+        }
+    }
+
+    /// `<audio src>` becomes a segment of its own whose markup is the fallback content. Inside
+    /// a fallback, another `<audio>` only contributes its content.
+    mutating func addAudio(attributes: [SSMLAttribute], isSelfClosing: Bool, name: String) {
+        guard sound == nil else {
+            if !isSelfClosing { open.append(OpenElement(name: name, openingTag: nil)) }
+            return
+        }
+        startSound(attributes.first { $0.name == "src" }?.value ?? "")
+        if isSelfClosing {
+            closeSegment()
+        } else {
+            open.append(OpenElement(name: name, openingTag: nil, isAudio: true))
+        }
+    }
+
+    /// Ends the speech so far and starts a sound segment; marks since the last speech lead it.
+    mutating func startSound(_ source: String) {
+        if hasSpeech || !inlineMarks.isEmpty { closeSegment() }
+        sound = source
+    }
+
+    /// Attributes the engine would misread, put in its terms: Utter's voice names in `<voice
+    /// name>`, decibels in `<prosody volume>` (libespeak-ng 1.51 reads `+6dB` as `+6%`).
+    func translated(_ attributes: [SSMLAttribute], of element: String) -> [SSMLAttribute] {
+        attributes.map { attribute in
+            var attribute = attribute
+            if element == "voice" && attribute.name == "name",
+                let engineName = options.engineVoiceNames[attribute.value.lowercased()]
+            {
+                attribute.value = engineName
+            } else if element == "prosody" && attribute.name == "volume",
+                let percent = Segmenter.percentVolume(decibels: attribute.value)
+            {
+                attribute.value = percent
+            }
+            return attribute
         }
     }
 
     mutating func addText(_ text: String) {
         guard !text.isEmpty else { return }
-        let escaped = Self.escape(text)
-        if spellsText && text.contains(where: { !$0.isWhitespace }) {
-            body += "<say-as interpret-as=\"characters\">\(escaped)</say-as>"
+        if options.spellsText && text.contains(where: { !$0.isWhitespace }) {
+            addSpelled(text)
         } else {
-            body += escaped
+            body += Self.escape(text)
         }
         if text.contains(where: { !$0.isWhitespace }) {
             hasSpeech = true
@@ -104,10 +183,52 @@ private struct Builder {
         }
     }
 
+    /// Spelled text: letter by letter, capitals announced as `options.capitals` says. libespeak-ng
+    /// ignores its capitals setting inside `say-as characters`, but names a capital in `tts:char`.
+    mutating func addSpelled(_ text: String) {
+        guard options.capitals != .none else {
+            body += "<say-as interpret-as=\"characters\">\(Self.escape(text))</say-as>"
+            return
+        }
+        var run = ""
+        func flush(_ builder: inout Builder) {
+            if run.contains(where: { !$0.isWhitespace }) {
+                builder.body += "<say-as interpret-as=\"characters\">\(Self.escape(run))</say-as>"
+                builder.hasSpeech = true
+            } else {
+                builder.body += run
+            }
+            run = ""
+        }
+        for character in text {
+            guard character.isUppercase && character.isLetter else {
+                run.append(character)
+                continue
+            }
+            flush(&self)
+            switch options.capitals {
+            case .spell:
+                body += "<say-as interpret-as=\"tts:char\">\(Self.escape(String(character)))</say-as>"
+            case .icon(let source):
+                if sound == nil {
+                    startSound(source)
+                    closeSegment()
+                }
+                // The capital starts the next run, so the letters are spelled as without icons.
+                run.append(character)
+                continue
+            case .none:
+                break
+            }
+            hasSpeech = true
+        }
+        flush(&self)
+    }
+
     mutating func addMark(_ name: String) {
         if !hasSpeech {
             leadingMarks.append(name)
-        } else if endsSentence(spokenTail) {
+        } else if endsSentence(spokenTail) && sound == nil {
             closeSegment()
             leadingMarks.append(name)
         } else {
@@ -120,12 +241,14 @@ private struct Builder {
     mutating func closeSegment() {
         let closing = open.reversed().compactMap { $0.openingTag == nil ? nil : "</\(localName($0.name))>" }.joined()
         let markup = hasSpeech ? "<speak\(speakAttributes)>\(body)\(closing)</speak>" : nil
-        if markup != nil || !leadingMarks.isEmpty || !inlineMarks.isEmpty {
+        if markup != nil || !leadingMarks.isEmpty || !inlineMarks.isEmpty || sound != nil {
             segments.append(
-                SpeechSegment(leadingMarks: leadingMarks, markup: markup, inlineMarks: markup == nil ? [] : inlineMarks)
-            )
+                SpeechSegment(
+                    leadingMarks: leadingMarks, markup: markup, inlineMarks: markup == nil ? [] : inlineMarks,
+                    sound: sound))
             // Without markup, inline marks cannot exist: a mark before any speech is leading.
         }
+        sound = nil
         leadingMarks = []
         inlineMarks = []
         hasSpeech = false

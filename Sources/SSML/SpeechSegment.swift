@@ -12,11 +12,16 @@ public struct SpeechSegment: Equatable, Sendable {
     public var markup: String?
     /// The real names of the marks inside `markup`, in order.
     public var inlineMarks: [String]
+    /// An SSML `<audio src>` played in this segment's place; `markup` is then its fallback content,
+    /// spoken only when the sound cannot be played. The marks of an unspoken fallback are reported
+    /// when the sound ends, so none is ever lost.
+    public var sound: String?
 
-    public init(leadingMarks: [String] = [], markup: String? = nil, inlineMarks: [String] = []) {
+    public init(leadingMarks: [String] = [], markup: String? = nil, inlineMarks: [String] = [], sound: String? = nil) {
         self.leadingMarks = leadingMarks
         self.markup = markup
         self.inlineMarks = inlineMarks
+        self.sound = sound
     }
 
     /// The engine-side name of inline mark `index`.

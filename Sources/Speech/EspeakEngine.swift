@@ -33,7 +33,7 @@ public struct EngineParameters: Equatable, Sendable {
     }
 
     public enum Capitals: Equatable, Sendable {
-        case none, sound, spell
+        case none, spell
     }
 
     public init() {}
@@ -148,7 +148,6 @@ public final class EspeakEngine {
         let capitals: Int32 =
             switch parameters.capitals {
             case .none: 0
-            case .sound: 1
             case .spell: 2
             }
         espeak_SetParameter(espeakCAPITALS, capitals, 0)

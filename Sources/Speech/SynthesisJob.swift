@@ -1,3 +1,5 @@
+public import SSML
+
 /// One message for the synth thread.
 public struct SynthesisJob: Sendable {
     /// Increases with every message; stale reports are recognised by it.
@@ -11,14 +13,16 @@ public struct SynthesisJob: Sendable {
     public var parameters: EngineParameters
     /// Linear gain applied to every sample (0…1).
     public var gain: Float
-    /// Spell every text letter by letter.
-    public var spellsText: Bool
+    /// How `ssml` is cut into segments: spelling, capitals, voice names.
+    public var segmenter: Segmenter
     /// For a sound icon: the files to try, in order; the first that exists is played instead of `ssml`.
     public var soundFiles: [String]
+    /// Where a relative `<audio src>` is looked for.
+    public var soundFolders: [String]
 
     public init(
         id: UInt64, ssml: String, engineVoice: String, variant: String?, parameters: EngineParameters,
-        gain: Float, spellsText: Bool, soundFiles: [String] = []
+        gain: Float, segmenter: Segmenter = Segmenter(), soundFiles: [String] = [], soundFolders: [String] = []
     ) {
         self.id = id
         self.ssml = ssml
@@ -26,8 +30,28 @@ public struct SynthesisJob: Sendable {
         self.variant = variant
         self.parameters = parameters
         self.gain = gain
-        self.spellsText = spellsText
+        self.segmenter = segmenter
         self.soundFiles = soundFiles
+        self.soundFolders = soundFolders
+    }
+}
+
+/// Where the sound an `<audio src>` or a SOUND_ICON names may be.
+public enum SoundLocator {
+    /// The files `source` may stand for, in order: an absolute path or `file://` URI as it is; a
+    /// relative name in each folder, as it is and with `.wav`. Other URI schemes and names that
+    /// climb out of a folder (`..`) stand for none.
+    public static func candidates(for source: String, folders: [String]) -> [String] {
+        guard !source.isEmpty, !source.contains("\0") else { return [] }
+        if source.hasPrefix("file://") {
+            let path = String(source.dropFirst("file://".count))
+            return path.hasPrefix("/") ? [path] : []
+        }
+        if source.hasPrefix("/") { return [source] }
+        guard !source.contains("://"), !source.split(separator: "/").contains("..") else { return [] }
+        return folders.flatMap { folder in
+            source.hasSuffix(".wav") ? ["\(folder)/\(source)"] : ["\(folder)/\(source)", "\(folder)/\(source).wav"]
+        }
     }
 }
 

@@ -111,7 +111,7 @@ public final class Synthesizer: Sendable {
             }
             guard !isCancelled(job.id) else { continue }
             if job.soundFiles.isEmpty {
-                perform(job, engine: engine)
+                perform(job, engine: engine, clips: &clips)
             } else {
                 play(job, clips: &clips, sampleRate: engine.sampleRate)
             }
@@ -143,7 +143,7 @@ public final class Synthesizer: Sendable {
         signal(controlWakeFD)
     }
 
-    private func perform(_ job: SynthesisJob, engine: EspeakEngine) {
+    private func perform(_ job: SynthesisJob, engine: EspeakEngine, clips: inout ClipCache) {
         let start = beginJob(job)
         do {
             try engine.setVoice(job.engineVoice, variant: job.variant)
@@ -152,7 +152,7 @@ public final class Synthesizer: Sendable {
         }
         engine.apply(job.parameters)
 
-        let segments = Segmenter(spellsText: job.spellsText).segments(of: job.ssml)
+        let segments = job.segmenter.segments(of: job.ssml)
         var writer = JobWriter(job: job, audio: audio)
         // The start comes first so that marks before the first word are heard with it.
         report([.audioStart(job: job.id, position: start)])
@@ -162,14 +162,26 @@ public final class Synthesizer: Sendable {
             var pending: [SynthesisEvent] = segment.leadingMarks.map {
                 .mark(job: job.id, name: $0, position: base)
             }
-            if let markup = segment.markup {
+            if let source = segment.sound,
+                let clip = sound(
+                    source, of: job, clips: &clips, sampleRate: engine.sampleRate, hasFallback: segment.markup != nil)
+            {
+                pending.append(.progress(job: job.id, position: base + UInt64(clip.samples.count)))
+                report(pending)
+                pending.removeAll()
+                _ = clip.samples.withUnsafeBufferPointer { samples in
+                    writer.write(samples, isCancelled: { self.isCancelled(job.id) })
+                }
+            } else if let markup = segment.markup {
                 // libespeak-ng 1.51 leaks about 1.3 KB when a synthesis is aborted in its last clause
                 // (reproduced in C; a storm of paused messages grew by 450 bytes a message). A short
                 // segment is therefore run to its end, its samples dropped: that costs a few
                 // milliseconds of CPU. Only a long one is aborted. (Closing the clause with <s>
                 // also avoids the leak but delays the first audible sample by 39 ms: measured.)
                 let finishesWhenCancelled = markup.utf8.count <= Self.abortableSegmentBytes
-                engine.synthesize(ssml: markup, pauseAtEnd: index < segments.count - 1) { samples, marks in
+                // A sentence pause before the next segment, unless a sound follows at once.
+                let pauseAtEnd = index < segments.count - 1 && segments[index + 1].sound == nil
+                engine.synthesize(ssml: markup, pauseAtEnd: pauseAtEnd) { samples, marks in
                     guard !self.isCancelled(job.id) else { return finishesWhenCancelled }
                     let chunkEnd = self.audio.writePosition + UInt64(samples.count)
                     for mark in marks {
@@ -207,6 +219,29 @@ public final class Synthesizer: Sendable {
 }
 
 extension Synthesizer {
+    /// The clip an `<audio src>` names, or nil (logged) when none of its candidate files plays.
+    fileprivate func sound(
+        _ source: String, of job: SynthesisJob, clips: inout ClipCache, sampleRate: Int, hasFallback: Bool
+    ) -> SoundClip? {
+        let candidates = SoundLocator.candidates(for: source, folders: job.soundFolders)
+        var problems: [String] = []
+        for path in candidates where access(path, R_OK) == 0 {
+            do {
+                return try clips.clip(at: path, sampleRate: sampleRate)
+            } catch {
+                problems.append("\(error)")
+            }
+        }
+        let why =
+            candidates.isEmpty
+            ? "not a file path or a name in the sound folders"
+            : problems.isEmpty ? "no readable file among \(candidates)" : problems.joined(separator: "; ")
+        logger.warning(
+            "audio \(source.debugDescription) not played: \(why); \(hasFallback ? "speaking its fallback text" : "it has no fallback text")"
+        )
+        return nil
+    }
+
     /// Plays the first of the job's sound files that can be read; ends the job in any case.
     fileprivate func play(_ job: SynthesisJob, clips: inout ClipCache, sampleRate: Int) {
         let start = beginJob(job)

@@ -1,5 +1,6 @@
 public import Configuration
 public import ModuleProtocol
+public import SSML
 public import Speech
 public import Voices
 
@@ -7,10 +8,15 @@ public import Voices
 public struct JobFactory: Sendable {
     public var configuration: UtterConfiguration
     public var catalogue: VoiceCatalogue
+    /// Key, symbol and emoji names per language; without it, key names are spoken as SSIP writes them.
+    public var words: WordBook?
+    private let engineVoiceNames: [String: String]
 
-    public init(configuration: UtterConfiguration, catalogue: VoiceCatalogue) {
+    public init(configuration: UtterConfiguration, catalogue: VoiceCatalogue, words: WordBook? = nil) {
         self.configuration = configuration
         self.catalogue = catalogue
+        self.words = words
+        self.engineVoiceNames = catalogue.engineVoiceNames
     }
 
     /// The job for `kind` with `text`, or nil when there is no voice at all.
@@ -32,21 +38,40 @@ public struct JobFactory: Sendable {
             // A lone character read with every punctuation name gives its name ("comma", "euros").
             parameters.punctuation = .all
         }
+        let capitals: Segmenter.Capitals =
+            switch settings.capitalLetters {
+            case .none: .none
+            case .spell: .spell
+            case .icon: .icon(configuration.capitalIcon)
+            }
+        let language = messageLanguage(voice: voice, settings: settings)
         let job = SynthesisJob(
-            id: id, ssml: Self.ssml(for: kind, text: text), engineVoice: engineVoice, variant: variant,
-            parameters: parameters, gain: Float(settings.volume + 100) / 200,
-            spellsText: settings.spelling && kind == .speak,
-            soundFiles: kind == .soundIcon ? soundIconFiles(named: text) : [])
+            id: id, ssml: ssml(for: kind, text: text, language: language, capitals: capitals),
+            engineVoice: engineVoice, variant: variant, parameters: parameters,
+            gain: Float(settings.volume + 100) / 200,
+            segmenter: Segmenter(
+                spellsText: settings.spelling && kind == .speak, capitals: capitals, engineVoiceNames: engineVoiceNames),
+            soundFiles: kind == .soundIcon ? soundIconFiles(named: text) : [],
+            soundFolders: configuration.soundIconFolders)
         return (job, voice, reason)
+    }
+
+    /// The language words are spoken in: the message's language where the chosen voice speaks it
+    /// (`en-GB` from a voice listed for `en`), else the voice's own.
+    public func messageLanguage(voice: Voice, settings: SpeechSettings) -> LanguageTag {
+        let own = voice.primaryLanguages.first?.tag ?? LanguageTag("en")!
+        guard let asked = settings.language.flatMap(LanguageTag.init) else { return own }
+        let speaksIt = voice.languages.contains {
+            $0.tag == asked || $0.tag.primaryLanguage == asked.primaryLanguage
+        }
+        return speaksIt ? asked : own
     }
 
     /// The files a SOUND_ICON name may stand for, in the configured folders: the name as it is,
     /// then with `.wav`. A name that is not a plain file name (`/`, `..`) stands for none.
     public func soundIconFiles(named name: String) -> [String] {
-        guard !name.isEmpty, !name.contains("/"), name != ".", name != "..", !name.contains("\0") else { return [] }
-        return configuration.soundIconFolders.flatMap { folder in
-            ["\(folder)/\(name)", "\(folder)/\(name).wav"]
-        }
+        guard !name.contains("/"), name != "." else { return [] }
+        return SoundLocator.candidates(for: name, folders: configuration.soundIconFolders)
     }
 
     /// espeak-ng parameters for the server's −100…100 settings.
@@ -68,55 +93,94 @@ public struct JobFactory: Sendable {
         switch settings.capitalLetters {
         case .none: parameters.capitals = .none
         case .spell: parameters.capitals = .spell
-        case .icon: parameters.capitals = .sound
+        // Utter plays the icon itself: libespeak-ng's own (option 1) is a silent gap without its data.
+        case .icon: parameters.capitals = .none
         }
         return parameters
     }
 
-    /// SSML for a message: SPEAK data is SSML already; CHAR and KEY data are raw strings.
-    public static func ssml(for kind: MessageKind, text: String) -> String {
+    /// SSML for a message: SPEAK data is SSML already; CHAR and KEY data are raw strings, named
+    /// in `language`.
+    public func ssml(for kind: MessageKind, text: String, language: LanguageTag, capitals: Segmenter.Capitals) -> String
+    {
         switch kind {
         case .speak:
             return text
         case .character:
-            // espeak-ng names a lone character as a letter, digit or symbol by itself; its
-            // say-as "characters" says symbols and emoji twice ("euros euros") in 1.51.
             // The server sends `space` as a CHAR for languages without symbol tables.
             let character = text == "space" ? " " : text
-            return "<speak>\(escape(character))</speak>"
+            if character.allSatisfy(\.isWhitespace), let (words, wordsLanguage) = keyName("space", language) {
+                return "<speak>\(inLanguage(words, wordsLanguage, of: language))</speak>"
+            }
+            if let name = symbolName(character, language) { return "<speak>\(Self.escape(name))</speak>" }
+            if case .icon(let source) = capitals, character.count == 1, character.first!.isUppercase {
+                return "<speak><audio src=\"\(Self.escape(source, quotes: true))\"/>\(Self.escape(character))</speak>"
+            }
+            // espeak-ng names a lone letter, digit or symbol in the voice's language by itself;
+            // its say-as "characters" says symbols and emoji twice ("euros euros") in 1.51.
+            return "<speak>\(Self.escape(character))</speak>"
         case .key:
-            return "<speak>\(escape(keyWords(text)))</speak>"
+            return "<speak>\(keyMarkup(text, language: language))</speak>"
         case .soundIcon:
             return ""
         }
     }
 
-    /// An SSIP key name as words: `shift_a` → `shift a`, `kp-enter` → `keypad enter`.
-    static func keyWords(_ key: String) -> String {
-        key.split(separator: "_", omittingEmptySubsequences: true).map { part -> String in
-            if part.hasPrefix("kp-") { return "keypad " + part.dropFirst(3) }
-            if part.count == 1 { return String(part) }
-            return part.replacingDashes()
-        }.joined(separator: " ")
+    /// An SSIP key name as words in `language`: `shift_a` → "shift a", `kp-enter` → "keypad
+    /// enter", `control_alt_delete`, `f1`; single characters by their names.
+    public func keyMarkup(_ key: String, language: LanguageTag) -> String {
+        key.split(separator: "_", omittingEmptySubsequences: true).map { keyPartMarkup(String($0), language) }
+            .joined(separator: " ")
     }
 
-    /// `text` with `&`, `<` and `>` escaped for SSML.
-    public static func escape(_ text: String) -> String {
+    private func keyPartMarkup(_ part: String, _ language: LanguageTag) -> String {
+        if part.count == 1 {
+            if let name = symbolName(part, language) { return Self.escape(name) }
+            return "<say-as interpret-as=\"tts:char\">\(Self.escape(part))</say-as>"
+        }
+        if let (words, wordsLanguage) = keyName(part, language) {
+            return inLanguage(words, wordsLanguage, of: language)
+        }
+        if part.lowercased().hasPrefix("kp-") && part.count > 3 {
+            let keypad = keyName("kp", language).map { inLanguage($0.words, $0.language, of: language) } ?? "keypad"
+            return keypad + " " + keyPartMarkup(String(part.dropFirst(3)), language)
+        }
+        if part.first == "f" || part.first == "F", part.count <= 3, part.dropFirst().allSatisfy(\.isNumber) {
+            return "F" + part.dropFirst()  // espeak-ng reads "F12" in every language
+        }
+        return Self.escape(String(part.map { $0 == "-" ? " " : $0 }))
+    }
+
+    private func keyName(_ key: String, _ language: LanguageTag) -> (words: String, language: String)? {
+        words?.keyName(key, language: language)
+    }
+
+    /// A symbol's or emoji's name; letters and digits are left to the engine, which names them.
+    private func symbolName(_ character: String, _ language: LanguageTag) -> String? {
+        guard let first = character.first, character.count == 1, !first.isLetter, !first.isNumber,
+            !first.isWhitespace
+        else { return nil }
+        return words?.symbolName(character, language: language)
+    }
+
+    /// `words` escaped, switched to their own language when a table fell back to another one.
+    private func inLanguage(_ words: String, _ wordsLanguage: String, of language: LanguageTag) -> String {
+        guard !WordBook.locales(of: language).contains(wordsLanguage) else { return Self.escape(words) }
+        return "<voice xml:lang=\"\(Self.escape(wordsLanguage, quotes: true))\">\(Self.escape(words))</voice>"
+    }
+
+    /// `text` with `&`, `<` and `>` (and with `quotes`, `"`) escaped for SSML.
+    public static func escape(_ text: String, quotes: Bool = false) -> String {
         var result = ""
         for character in text {
             switch character {
             case "&": result += "&amp;"
             case "<": result += "&lt;"
             case ">": result += "&gt;"
+            case "\"" where quotes: result += "&quot;"
             default: result.append(character)
             }
         }
         return result
-    }
-}
-
-extension Substring {
-    fileprivate func replacingDashes() -> String {
-        String(map { $0 == "-" ? " " : $0 })
     }
 }

@@ -214,10 +214,21 @@ public final class ModuleServer {
             engine: engine, audio: audio, controlWakeFD: wakeFD, logger: logSink.logger(label: "utter.synth"))
         synthesizer.start()
         runtime = Runtime(
-            factory: JobFactory(configuration: configuration, catalogue: catalogue), audio: audio,
+            factory: JobFactory(configuration: configuration, catalogue: catalogue, words: wordBook()), audio: audio,
             synthesizer: synthesizer)
         logger.notice("initialised: \(voices.count) espeak-ng voices, \(catalogue.listings.count) voice list entries")
         send(.initialized(details: ["Utter: \(voices.count) voices ready."]))
+    }
+
+    /// Key name tables from the configured folders, else the standard ones.
+    private func wordBook() -> WordBook {
+        let folders =
+            configuration.keyNamesFolders.isEmpty
+            ? WordBook.standardKeyFolders { name in getenv(name).map { String(cString: $0) } }
+            : configuration.keyNamesFolders
+        return WordBook(
+            keyFolders: folders, symbolsFolder: configuration.symbolsFolder,
+            logger: logSink.logger(label: "utter.words"))
     }
 
     private func loadConfiguration() {

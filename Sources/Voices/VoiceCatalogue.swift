@@ -70,6 +70,16 @@ public struct VoiceCatalogue: Sendable {
         return listings.filter { $0.language == tag || $0.language.primaryLanguage == tag.key }
     }
 
+    /// Every name a client may give a voice (listing name, voice name, identifier; lowercased),
+    /// with the engine's name for that voice, for `<voice name>` in SSML.
+    public var engineVoiceNames: [String: String] {
+        voiceIndexByName.mapValues { index in
+            switch voices[index].kind {
+            case .espeak(let engineName): engineName
+            }
+        }
+    }
+
     /// The voice a listing name, voice name or identifier names (case-insensitive).
     public func voice(named name: String) -> Voice? {
         voiceIndexByName[name.lowercased()].map { voices[$0] }

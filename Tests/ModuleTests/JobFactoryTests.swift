@@ -1,5 +1,7 @@
 import Configuration
+import Logging
 import ModuleProtocol
+import SSML
 import Speech
 import Testing
 import UtterModule
@@ -77,11 +79,85 @@ private let factory = JobFactory(
             == EngineParameters.Punctuation.none)
 }
 
-@Test func `CHAR and KEY data become SSML, escaped`() {
-    #expect(JobFactory.ssml(for: .character, text: "<") == "<speak>&lt;</speak>")
-    #expect(JobFactory.ssml(for: .character, text: "space") == "<speak> </speak>")
-    #expect(JobFactory.ssml(for: .key, text: "shift_a") == "<speak>shift a</speak>")
-    #expect(JobFactory.ssml(for: .key, text: "kp-enter") == "<speak>keypad enter</speak>")
-    #expect(JobFactory.ssml(for: .key, text: "control_alt_delete") == "<speak>control alt delete</speak>")
-    #expect(JobFactory.ssml(for: .speak, text: "<speak>x</speak>") == "<speak>x</speak>")
+/// The repository's key name tables.
+let keyTablesFolder: String = {
+    var path = #filePath.split(separator: "/", omittingEmptySubsequences: false)
+    path.removeLast(3)  // Tests/ModuleTests/JobFactoryTests.swift
+    return path.joined(separator: "/") + "/conf/keys"
+}()
+
+private let words = WordBook(
+    keyFolders: [keyTablesFolder], symbolsFolder: UtterConfiguration().symbolsFolder,
+    logger: Logger(label: "test", factory: { _ in SwiftLogNoOpLogHandler() }))
+private let wordyFactory = JobFactory(configuration: factory.configuration, catalogue: factory.catalogue, words: words)
+
+private func ssml(_ kind: MessageKind, _ text: String, _ language: String, capitals: Segmenter.Capitals = .none)
+    -> String
+{
+    wordyFactory.ssml(for: kind, text: text, language: LanguageTag(language)!, capitals: capitals)
+}
+
+@Test func `CHAR and KEY data become SSML, escaped, and without tables keys read as SSIP writes them`() {
+    let english = LanguageTag("en")!
+    #expect(factory.ssml(for: .character, text: "<", language: english, capitals: .none) == "<speak>&lt;</speak>")
+    #expect(factory.ssml(for: .character, text: "space", language: english, capitals: .none) == "<speak> </speak>")
+    #expect(
+        factory.ssml(for: .key, text: "shift_a", language: english, capitals: .none)
+            == "<speak>shift <say-as interpret-as=\"tts:char\">a</say-as></speak>")
+    #expect(
+        factory.ssml(for: .key, text: "kp-enter", language: english, capitals: .none) == "<speak>keypad enter</speak>")
+    #expect(
+        factory.ssml(for: .speak, text: "<speak>x</speak>", language: english, capitals: .none) == "<speak>x</speak>")
+}
+
+@Test(arguments: [
+    ("en", "shift_a", "shift <say-as interpret-as=\"tts:char\">a</say-as>"),
+    ("de", "shift_a", "Umschalt <say-as interpret-as=\"tts:char\">a</say-as>"),
+    ("ja", "shift_a", "シフト <say-as interpret-as=\"tts:char\">a</say-as>"),
+    ("en", "kp-enter", "keypad enter"),
+    ("de", "kp-enter", "Ziffernblock Eingabe"),
+    ("ja", "kp-enter", "テンキー エンター"),
+    ("en-GB", "control_alt_delete", "control alt delete"),
+    ("de-AT", "control_alt_delete", "Steuerung Alt Entfernen"),
+    ("ja", "control_alt_delete", "コントロール オルト デリート"),
+    ("de", "f12", "F12"),
+    ("de", "space", "Leertaste"),
+    ("ja", "double-quote", "ダブルクォート"),
+    ("de", "shift_€", "Umschalt Euro"),
+    ("de", "kp-*", "Ziffernblock Stern"),
+    ("hi", "shift", "<voice xml:lang=\"en\">shift</voice>"),
+    ("en", "no-such-key", "no such key"),
+])
+func `KEY names are spoken in the message language`(language: String, key: String, words: String) {
+    #expect(ssml(.key, key, language) == "<speak>\(words)</speak>")
+}
+
+@Test(arguments: [
+    ("en", "€", "euro"), ("de", "€", "Euro"), ("ja", "€", "ユーロ"),
+    ("en", "😀", "grinning face"), ("de", "😀", "grinsendes Gesicht"), ("ja", "😀", "エガオ"),
+    ("de", "space", "Leertaste"), ("ja", " ", "スペース"), ("en", "space", "space"),
+    ("de", "a", "a"), ("ja", "é", "é"), ("en", "&", "and"),
+])
+func `CHAR names symbols, emoji and space in the message language and leaves letters to the engine`(
+    language: String, character: String, name: String
+) {
+    #expect(ssml(.character, character, language) == "<speak>\(name)</speak>")
+}
+
+@Test func `a capital CHAR follows the capital icon when cap_let_recogn is icon`() {
+    #expect(ssml(.character, "A", "en", capitals: .icon("capital")) == "<speak><audio src=\"capital\"/>A</speak>")
+    #expect(ssml(.character, "a", "en", capitals: .icon("capital")) == "<speak>a</speak>")
+    #expect(ssml(.character, "A", "en", capitals: .spell) == "<speak>A</speak>")
+}
+
+@Test func `words follow the language the chosen voice speaks`() throws {
+    var settings = SpeechSettings()
+    settings.language = "de-CH"
+    let german = try #require(wordyFactory.job(id: 1, kind: .key, text: "shift", settings: settings))
+    #expect(german.job.ssml == "<speak>Umschalt</speak>")
+    // A voice chosen by name speaks its own language, whatever the language setting says.
+    settings.synthesisVoice = "English (America)"
+    let english = try #require(wordyFactory.job(id: 2, kind: .key, text: "shift", settings: settings))
+    #expect(english.job.ssml == "<speak>shift</speak>")
+    #expect(wordyFactory.messageLanguage(voice: english.voice, settings: settings) == LanguageTag("en-US"))
 }

@@ -52,7 +52,7 @@ final class InProcessSpeech {
         synthesizer.submit(
             SynthesisJob(
                 id: nextJob, ssml: ssml, engineVoice: "gmw/en-US", variant: nil, parameters: EngineParameters(),
-                gain: 1, spellsText: false))
+                gain: 1))
         var events: [SynthesisEvent] = []
         let deadline = monotonicSeconds() + 30
         while monotonicSeconds() < deadline {

@@ -69,7 +69,7 @@ import Testing
 
 @Test func `unknown elements are dropped and their text kept, text is re-escaped`() {
     let segments = Segmenter().segments(
-        of: "<speak><foo bar=\"1\">a &lt; b &amp; c</foo><audio src=\"x.wav\">beep</audio></speak>")
+        of: "<speak><foo bar=\"1\">a &lt; b &amp; c</foo><tts:style>beep</tts:style></speak>")
     #expect(segments == [SpeechSegment(markup: "<speak>a &lt; b &amp; cbeep</speak>")])
 }
 
@@ -109,4 +109,87 @@ import Testing
     #expect(segments.count == 1)
     #expect(segments[0].markup?.contains("deep") == true)
     #expect((segments[0].markup?.utf8.count ?? 0) < 1000)
+}
+
+@Test func `audio becomes a sound segment whose content is the fallback, between the speech around it`() {
+    let segments = Segmenter().segments(
+        of: "<speak><prosody rate=\"fast\">Before <audio src=\"ding.wav\">no <mark name=\"f\"/>ding</audio> after."
+            + "</prosody></speak>")
+    #expect(
+        segments == [
+            SpeechSegment(markup: "<speak><prosody rate=\"fast\">Before </prosody></speak>"),
+            SpeechSegment(
+                markup: "<speak><prosody rate=\"fast\">no <mark name=\"m0\"/>ding</prosody></speak>",
+                inlineMarks: ["f"],
+                sound: "ding.wav"),
+            SpeechSegment(markup: "<speak><prosody rate=\"fast\"> after.</prosody></speak>"),
+        ])
+}
+
+@Test func `self-closing, unclosed and nested audio elements`() {
+    #expect(
+        Segmenter().segments(of: "<speak><mark name=\"a\"/><audio src=\"/x.wav\"/>Then.</speak>") == [
+            SpeechSegment(leadingMarks: ["a"], sound: "/x.wav"), SpeechSegment(markup: "<speak>Then.</speak>"),
+        ])
+    #expect(
+        Segmenter(spellsText: true, capitals: .icon("cap")).segments(of: "<mark name=\"a\"/>B") == [
+            SpeechSegment(leadingMarks: ["a"], sound: "cap"),
+            SpeechSegment(markup: "<speak><say-as interpret-as=\"characters\">B</say-as></speak>"),
+        ])
+    #expect(
+        Segmenter().segments(of: "<speak><audio>no source</speak>") == [
+            SpeechSegment(markup: "<speak>no source</speak>", sound: "")
+        ])
+    // A sentence end inside the fallback does not cut the sound segment at a mark.
+    #expect(
+        Segmenter().segments(of: "<audio src=\"a\">One. <mark name=\"x\"/><audio src=\"b\">Two.</audio></audio>") == [
+            SpeechSegment(markup: "<speak>One. <mark name=\"m0\"/>Two.</speak>", inlineMarks: ["x"], sound: "a")
+        ])
+}
+
+@Test func `prosody volume in decibels becomes the percentage the engine reads`() {
+    #expect(Segmenter.percentVolume(decibels: "+6dB") == "200%")
+    #expect(Segmenter.percentVolume(decibels: "-6dB") == "50%")
+    #expect(Segmenter.percentVolume(decibels: "0dB") == "100%")
+    #expect(Segmenter.percentVolume(decibels: "-3.5db") == "67%")
+    #expect(Segmenter.percentVolume(decibels: "+50%") == nil)
+    #expect(Segmenter.percentVolume(decibels: "loud") == nil)
+    #expect(Segmenter.percentVolume(decibels: "-infdB") == nil)
+    #expect(
+        Segmenter().segments(of: "<prosody volume=\"-6dB\" rate=\"+10%\" pitch=\"+2st\">x</prosody>") == [
+            SpeechSegment(markup: "<speak><prosody volume=\"50%\" rate=\"+10%\" pitch=\"+2st\">x</prosody></speak>")
+        ])
+}
+
+@Test func `voice names clients know become the engine's names, languages pass through`() {
+    let segmenter = Segmenter(engineVoiceNames: ["german": "gmw/de"])
+    #expect(
+        segmenter.segments(of: "<speak>Hi <voice name=\"German\">du</voice> <voice xml:lang=\"ja\">x</voice></speak>")
+            == [
+                SpeechSegment(
+                    markup: "<speak>Hi <voice name=\"gmw/de\">du</voice> <voice xml:lang=\"ja\">x</voice></speak>")
+            ])
+    #expect(
+        segmenter.segments(of: "<voice name=\"Unknown\">x</voice>") == [
+            SpeechSegment(markup: "<speak><voice name=\"Unknown\">x</voice></speak>")
+        ])
+}
+
+@Test func `spelled capitals are named by the engine or follow the capital icon`() {
+    #expect(
+        Segmenter(spellsText: true, capitals: .spell).segments(of: "<speak>aB c</speak>") == [
+            SpeechSegment(
+                markup: "<speak><say-as interpret-as=\"characters\">a</say-as>"
+                    + "<say-as interpret-as=\"tts:char\">B</say-as><say-as interpret-as=\"characters\"> c</say-as></speak>"
+            )
+        ])
+    #expect(
+        Segmenter(spellsText: true, capitals: .icon("capital")).segments(of: "<speak>aB</speak>") == [
+            SpeechSegment(markup: "<speak><say-as interpret-as=\"characters\">a</say-as></speak>"),
+            SpeechSegment(sound: "capital"),
+            SpeechSegment(markup: "<speak><say-as interpret-as=\"characters\">B</say-as></speak>"),
+        ])
+    // Without spelling, capitals are the engine's business.
+    #expect(
+        Segmenter(capitals: .icon("capital")).segments(of: "Big") == [SpeechSegment(markup: "<speak>Big</speak>")])
 }

@@ -7,8 +7,10 @@ public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> Int32 {
     let lineCount = text.split(separator: "\n", omittingEmptySubsequences: false).count
     let (configuration, issues) = UtterConfiguration.parse(text)
     for issue in issues {
-        precondition(issue.lineNumber >= 0 && issue.lineNumber <= lineCount, "issue at line \(issue.lineNumber) of \(lineCount)")
+        precondition(
+            issue.lineNumber >= 0 && issue.lineNumber <= lineCount, "issue at line \(issue.lineNumber) of \(lineCount)")
     }
-    precondition(configuration.minimumRate <= configuration.normalRate && configuration.normalRate <= configuration.maximumRate)
+    precondition(
+        configuration.minimumRate <= configuration.normalRate && configuration.normalRate <= configuration.maximumRate)
     return 0
 }

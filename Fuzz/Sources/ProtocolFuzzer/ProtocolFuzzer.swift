@@ -44,7 +44,9 @@ public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> Int32 {
             default: break
             }
             for case .send(let event) in actions { sent.append(event) }
-            _ = Reply.voiceList([VoiceListEntry(name: line.bytes.isEmpty ? "x" : "\(line.bytes.count)", language: "en")]).encoded
+            _ =
+                Reply.voiceList([VoiceListEntry(name: line.bytes.isEmpty ? "x" : "\(line.bytes.count)", language: "en")]
+                ).encoded
         }
         index = end
     }

@@ -9,8 +9,12 @@ public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> Int32 {
     for case .startTag(let name, let attributes, _) in tokens where name.lowercased() == "mark" {
         if let markName = attributes.first(where: { $0.name == "name" })?.value { marks.append(markName) }
     }
-    for spells in [false, true] {
-        let segments = Segmenter(spellsText: spells).segments(of: text)
+    let options: [Segmenter] = [
+        Segmenter(), Segmenter(spellsText: true), Segmenter(spellsText: true, capitals: .spell),
+        Segmenter(spellsText: true, capitals: .icon("capital"), engineVoiceNames: ["german": "gmw/de"]),
+    ]
+    for segmenter in options {
+        let segments = segmenter.segments(of: text)
         let reported = segments.flatMap { $0.leadingMarks + $0.inlineMarks }
         precondition(reported == marks, "marks lost or reordered: \(marks) became \(reported)")
         for segment in segments {
