@@ -138,3 +138,33 @@ func `bad input gets the prescribed reply, a log line, and the module keeps serv
     #expect(rest.contains("203 OK RECEIVING SETTINGS\n203 OK SETTINGS RECEIVED\n"))
     #expect(rest.hasSuffix("702 END\n"))
 }
+
+/// Inputs that make libespeak-ng work hardest per byte: one 200,000-letter word, 200,000 digits,
+/// 200,000 characters to spell. STOP is answered by the control thread whatever the engine is
+/// doing, and the engine is abandoned at its next chunk, so the next message speaks at once.
+@Test(arguments: [
+    ("a 200,000-letter word", "<speak>" + String(repeating: "a", count: 200_000) + "</speak>"),
+    ("200,000 digits", "<speak>" + String(repeating: "7", count: 200_000) + "</speak>"),
+    (
+        "200,000 characters spelled",
+        "<speak><say-as interpret-as=\"characters\">" + String(repeating: "xyz", count: 66_667) + "</say-as></speak>"
+    ),
+])
+func `pathological engine input is stopped at once and the module stays usable`(what: String, ssml: String) throws {
+    let rig = CaptureRig()
+    let module = try startModule(rig, device: "utter_no_such_device")
+    speak(module, ssml)
+    usleep(200_000)
+    let stopped = monotonicSeconds()
+    module.send("STOP\n")
+    let events = try #require(module.expect("703 STOP\n"), "\(what): no STOP")
+    let stopLatency = monotonicSeconds() - stopped
+    #expect(events == "703 STOP\n" || events == "701 BEGIN\n703 STOP\n")
+    speak(module, "<speak>Next.</speak>")
+    let next = monotonicSeconds()
+    #expect(module.expect("702 END\n") == "701 BEGIN\n702 END\n", "\(what): the next message")
+    print(
+        "\(what): STOP → 703 in \(Int(stopLatency * 1000)) ms, next message ended after \(Int((monotonicSeconds() - next) * 1000)) ms"
+    )
+    #expect(module.quit() == 0)
+}

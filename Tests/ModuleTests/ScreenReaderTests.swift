@@ -200,3 +200,39 @@ func `Orca's word marks are each reported once, in order, in every language`(lan
     #expect(heard.events == expected)
     #expect(heard.level > 300)
 }
+
+@Test(arguments: [
+    ("en", "Speech is a computer's voice", "W3C", "World Wide Web Consortium"),
+    ("de", "Sprache ist die Stimme des Rechners", "BRD", "Bundesrepublik Deutschland"),
+    ("ja", "こんにちは、 げんき です か", "JR", "にほん りょかく てつどう"),
+])
+func `each SSML construct changes what is heard, in every language`(
+    language: String, text: String, abbreviation: String, alias: String
+) throws {
+    let settings = screenReaderSettings(language: language)
+    func heard(_ body: String) throws -> Rendered {
+        let result = try render("SPEAK", "<speak>\(body)</speak>", settings: settings)
+        #expect(result.events == "701 BEGIN\n702 END\n")
+        return result
+    }
+    let plain = try heard(text)
+    #expect(plain.level > 300)
+    let broken = try heard("\(text)<break time=\"1500ms\"/>\(text)")
+    #expect(
+        (1.4...1.8).contains(longestSilence(broken.samples)),
+        "\(language): break left \(longestSilence(broken.samples)) s")
+    let strong = try heard("\(text)<break strength=\"x-strong\"/>\(text)")
+    #expect(strong.seconds > plain.seconds * 2, "\(language): a strong break adds a pause")
+    let slow = try heard("<prosody rate=\"x-slow\">\(text)</prosody>")
+    #expect(slow.seconds > plain.seconds * 1.3, "\(language): x-slow \(slow.seconds) s, plain \(plain.seconds) s")
+    let quiet = try heard("<prosody volume=\"-12dB\">\(text)</prosody>")
+    #expect(quiet.level < plain.level * 0.4, "\(language): −12 dB RMS \(quiet.level), plain \(plain.level)")
+    let spelled = try heard("<say-as interpret-as=\"characters\">\(abbreviation)</say-as>")
+    let substituted = try heard("<sub alias=\"\(alias)\">\(abbreviation)</sub>")
+    #expect(substituted.seconds > spelled.seconds, "\(language): the alias is read instead of \(abbreviation)")
+    let paragraphs = try heard("<p><s>\(text)</s><s>\(text)</s></p><p>\(text)</p>")
+    #expect(paragraphs.seconds > plain.seconds * 3, "\(language): three sentences")
+    let emphasised = try heard("<emphasis level=\"strong\">\(text)</emphasis>")
+    let emphasisChangesTheSound = emphasised.samples != plain.samples  // not in #expect: no sample dumps
+    #expect(emphasised.level > 300 && emphasisChangesTheSound, "\(language): emphasis changes the sound")
+}
