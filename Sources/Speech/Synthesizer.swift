@@ -274,16 +274,29 @@ extension Synthesizer {
     }
 }
 
-/// Decoded sound files, kept so a sound icon plays at once the next time.
-private struct ClipCache {
+/// Decoded sound files, kept so a sound icon plays at once the next time. A file whose size or
+/// modification time changed since it was decoded (replaced, truncated) is decoded again.
+fileprivate struct ClipCache {
     static let capacity = 64
-    private var clips: [String: SoundClip] = [:]
+    private struct Entry {
+        var clip: SoundClip
+        var size: Int
+        var modified: timespec
+    }
+    private var entries: [String: Entry] = [:]
 
     mutating func clip(at path: String, sampleRate: Int) throws(SoundFileError) -> SoundClip {
-        if let clip = clips[path], clip.sampleRate == sampleRate { return clip }
+        var info = stat()
+        let known = stat(path, &info) == 0
+        if known, let entry = entries[path], entry.clip.sampleRate == sampleRate, entry.size == Int(info.st_size),
+            entry.modified.tv_sec == info.st_mtim.tv_sec, entry.modified.tv_nsec == info.st_mtim.tv_nsec
+        {
+            return entry.clip
+        }
+        entries[path] = nil
         let clip = try SoundClip.load(path, sampleRate: sampleRate, maximumSeconds: 30)
-        if clips.count >= Self.capacity { clips.removeAll() }
-        clips[path] = clip
+        if entries.count >= Self.capacity { entries.removeAll() }
+        if known { entries[path] = Entry(clip: clip, size: Int(info.st_size), modified: info.st_mtim) }
         return clip
     }
 }

@@ -46,3 +46,32 @@ import Testing
     let log = rig.log
     #expect(log.contains("garbage.conf: line "), "each bad line is reported: \(log.prefix(500))")
 }
+
+@Test func `a sound file truncated or corrupted after it was played is read again, and a broken one is logged`() throws
+{
+    let rig = CaptureRig()
+    let folder = rig.folder + "/icons"
+    mkdir(folder, 0o755)
+    let path = folder + "/tone.wav"
+    writeTone(path, frequency: 441, seconds: 1, amplitude: 12000)
+    let configuration = rig.folder + "/utter.conf"
+    writeFile(configuration, "SoundIconFolder \"\(folder)\"\n")
+    let module = try startModule(rig, configurationPath: configuration)
+    speak(module, "tone", command: "SOUND_ICON")
+    #expect(module.expect("702 END\n") == "701 BEGIN\n702 END\n")
+    // Cut to half its samples behind the module's back; the header still claims a second.
+    #expect(truncate(path, off_t(44 + 22050)) == 0)
+    speak(module, "tone", command: "SOUND_ICON")
+    #expect(module.expect("702 END\n") == "701 BEGIN\n702 END\n")
+    writeFile(path, String(repeating: "not a sound file ", count: 60))
+    speak(module, "tone", command: "SOUND_ICON")
+    #expect(module.expect("702 END\n") == "701 BEGIN\n702 END\n")
+    #expect(module.quit() == 0)
+    let log = rig.log
+    #expect(log.contains("sound icon not played"), "\(log)")
+    // One second, then the half second left, then nothing from the garbage: a stale cache would
+    // have played two or three seconds.
+    let samples = rig.samples()
+    #expect(abs(samples.count - 22050 * 3 / 2) < 1000, "\(samples.count) samples, expected 33075")
+    #expect(rms(samples.prefix(22050 * 3 / 2 - 400)) > 5000, "both tones were played")
+}

@@ -86,7 +86,7 @@ private func startPacedModule(
 }
 
 /// A 16-bit mono WAV file of a sine tone.
-private func writeTone(_ path: String, frequency: Double, seconds: Double, amplitude: Double) {
+func writeTone(_ path: String, frequency: Double, seconds: Double, amplitude: Double) {
     let rate = 22050
     let count = Int(seconds * Double(rate))
     var bytes: [UInt8] = []
