@@ -278,20 +278,29 @@ private struct Builder {
     }
 
     static func escape(_ text: String, quotes: Bool = false) -> String {
-        guard text.contains(where: { $0 == "&" || $0 == "<" || $0 == ">" || (quotes && $0 == "\"") }) else {
+        SSMLText.escape(text, quotes: quotes)
+    }
+}
+
+/// Text made safe to put into SSML.
+public enum SSMLText {
+    /// `text` with `&`, `<`, `>` (and with `quotes`, `"`) as entities. Works on Unicode scalars:
+    /// as Characters, `<` followed by a combining mark is one grapheme that equals no `<`, and would
+    /// slip through unescaped (found by the SSML fuzzer).
+    public static func escape(_ text: String, quotes: Bool = false) -> String {
+        guard text.utf8.contains(where: { $0 == 0x26 || $0 == 0x3C || $0 == 0x3E || (quotes && $0 == 0x22) }) else {
             return text
         }
-        var result = ""
-        result.reserveCapacity(text.utf8.count + 16)
-        for character in text {
-            switch character {
-            case "&": result += "&amp;"
-            case "<": result += "&lt;"
-            case ">": result += "&gt;"
-            case "\"" where quotes: result += "&quot;"
-            default: result.append(character)
+        var result = String.UnicodeScalarView()
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "&": result.append(contentsOf: "&amp;".unicodeScalars)
+            case "<": result.append(contentsOf: "&lt;".unicodeScalars)
+            case ">": result.append(contentsOf: "&gt;".unicodeScalars)
+            case "\"" where quotes: result.append(contentsOf: "&quot;".unicodeScalars)
+            default: result.append(scalar)
             }
         }
-        return result
+        return String(result)
     }
 }

@@ -171,16 +171,6 @@ public struct JobFactory: Sendable {
 
     /// `text` with `&`, `<` and `>` (and with `quotes`, `"`) escaped for SSML.
     public static func escape(_ text: String, quotes: Bool = false) -> String {
-        var result = ""
-        for character in text {
-            switch character {
-            case "&": result += "&amp;"
-            case "<": result += "&lt;"
-            case ">": result += "&gt;"
-            case "\"" where quotes: result += "&quot;"
-            default: result.append(character)
-            }
-        }
-        return result
+        SSMLText.escape(text, quotes: quotes)
     }
 }

@@ -193,3 +193,15 @@ import Testing
     #expect(
         Segmenter(capitals: .icon("capital")).segments(of: "Big") == [SpeechSegment(markup: "<speak>Big</speak>")])
 }
+
+/// Found by the SSML fuzzer: `<` or `&` followed by a combining mark is one Character that equals
+/// neither, so escaping by Character let it through and the engine markup lost a mark.
+@Test func `a less-than or ampersand followed by a combining mark is still escaped`() {
+    let segments = Segmenter().segments(of: "x <\u{5C7}y &\u{5C7}z <mark name=\"m\"/>w")
+    #expect(
+        segments == [
+            SpeechSegment(
+                markup: "<speak>x &lt;\u{5C7}y &amp;\u{5C7}z <mark name=\"m0\"/>w</speak>", inlineMarks: ["m"])
+        ])
+    #expect(SSMLText.escape("\"<\u{301}\"", quotes: true) == "&quot;&lt;\u{301}&quot;")
+}
