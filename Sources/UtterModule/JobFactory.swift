@@ -109,8 +109,9 @@ public struct JobFactory: Sendable {
         case .character:
             // The server sends `space` as a CHAR for languages without symbol tables.
             let character = text == "space" ? " " : text
-            if character.allSatisfy(\.isWhitespace), let (words, wordsLanguage) = keyName("space", language) {
-                return "<speak>\(inLanguage(words, wordsLanguage, of: language))</speak>"
+            if !character.isEmpty && character.allSatisfy(\.isWhitespace) {
+                // Named by the key tables; without them, as SSIP names it.
+                return "<speak>\(keyPartMarkup("space", language))</speak>"
             }
             if let name = symbolName(character, language) { return "<speak>\(Self.escape(name))</speak>" }
             if case .icon(let source) = capitals, character.count == 1, character.first!.isUppercase {

@@ -100,7 +100,7 @@ private func ssml(_ kind: MessageKind, _ text: String, _ language: String, capit
 @Test func `CHAR and KEY data become SSML, escaped, and without tables keys read as SSIP writes them`() {
     let english = LanguageTag("en")!
     #expect(factory.ssml(for: .character, text: "<", language: english, capitals: .none) == "<speak>&lt;</speak>")
-    #expect(factory.ssml(for: .character, text: "space", language: english, capitals: .none) == "<speak> </speak>")
+    #expect(factory.ssml(for: .character, text: "space", language: english, capitals: .none) == "<speak>space</speak>")
     #expect(
         factory.ssml(for: .key, text: "shift_a", language: english, capitals: .none)
             == "<speak>shift <say-as interpret-as=\"tts:char\">a</say-as></speak>")

@@ -118,7 +118,10 @@ final class ServerRig {
         try fm.createDirectory(at: runDir.appendingPathComponent("log"), withIntermediateDirectories: true)
         try fm.createDirectory(
             at: dir.appendingPathComponent("conf/modules"), withIntermediateDirectories: true)
-        try write("", to: "conf/modules/utter.conf")
+        // As installed: the key name tables from the repository.
+        try write(
+            "KeyNamesFolder \"\(Paths.packageRoot.appendingPathComponent("conf/keys").path)\"\n",
+            to: "conf/modules/utter.conf")
         try write(
             """
             AddModule "utter" "\(module)" "utter.conf"
