@@ -33,6 +33,25 @@ func longestSilence(_ samples: [Int16]) -> Double {
     return Double(longest) * 0.01
 }
 
+/// The median fundamental frequency of the voiced 40 ms frames, by autocorrelation (60–400 Hz).
+func fundamentalFrequency(_ samples: [Int16]) -> Double {
+    let frame = 882
+    var estimates: [Double] = []
+    let signal = samples.map(Double.init)
+    for start in stride(from: 0, to: signal.count - frame - 400, by: frame) {
+        let window = signal[start..<(start + frame)]
+        guard rms(samples[start..<(start + frame)]) > 1000 else { continue }
+        var best = (lag: 0, score: 0.0)
+        for lag in 55...367 {
+            var sum = 0.0
+            for index in window.indices { sum += window[index] * signal[index + lag] }
+            if sum > best.score { best = (lag, sum) }
+        }
+        if best.lag > 0 { estimates.append(22050 / Double(best.lag)) }
+    }
+    return estimates.isEmpty ? 0 : estimates.sorted()[estimates.count / 2]
+}
+
 func render(
     _ command: String = "SPEAK", _ text: String, settings: String = screenReaderSettings(), configuration: String = ""
 ) throws -> Rendered {
@@ -162,6 +181,10 @@ func `spelling spells, and spelled capitals are announced or follow the capital 
     let loud = try render("SPEAK", "<speak><prosody volume=\"+6dB\">\(text)</prosody></speak>")
     let quiet = try render("SPEAK", "<speak><prosody volume=\"-6dB\">\(text)</prosody></speak>")
     #expect(loud.level > quiet.level * 3, "+6 dB RMS \(loud.level), −6 dB RMS \(quiet.level)")
+    let high = try render("SPEAK", "<speak><prosody pitch=\"+50%\">\(text)</prosody></speak>")
+    let low = try render("SPEAK", "<speak><prosody pitch=\"-30%\">\(text)</prosody></speak>")
+    let (highPitch, lowPitch) = (fundamentalFrequency(high.samples), fundamentalFrequency(low.samples))
+    #expect(lowPitch > 50 && highPitch > lowPitch * 1.25, "pitch +50%: \(highPitch) Hz, −30%: \(lowPitch) Hz")
     let slow = try render("SPEAK", "<speak><prosody rate=\"50%\">\(text)</prosody></speak>")
     let normal = try render("SPEAK", "<speak>\(text)</speak>")
     #expect(slow.seconds > normal.seconds * 1.4, "rate 50%: \(slow.seconds) s, normal \(normal.seconds) s")
