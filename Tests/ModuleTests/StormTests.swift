@@ -75,7 +75,8 @@ func residentKiB(_ pid: pid_t) -> Int {
     #expect(
         module.expect("210 OK QUIT\n") == "210 OK QUIT\n", "nothing may come between the last event and QUIT's reply")
     let growth = residentKiB(module.pid) - baseline
-    #expect(growth < 1024, "RSS grew by \(growth) KiB over the storm")
+    // Under AddressSanitizer, RSS measures its quarantine of freed memory, not the module.
+    #expect(growth < 1024 || getenv("UTTER_SANITIZER") != nil, "RSS grew by \(growth) KiB over the storm")
     #expect(counts.values.reduce(0, +) == 10_000)
     #expect((counts["703 STOP"] ?? 0) > 100 && (counts["702 END"] ?? 0) > 100, "\(counts)")
 }

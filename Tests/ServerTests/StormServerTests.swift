@@ -24,7 +24,9 @@ struct StormServerTests {
             rig.check(storm.errors.isEmpty, "broken event rules: \(storm.errors.prefix(10))")
             rig.check(storm.summary.contains("pairs=1000"), "summary: \(storm.summary)")
             rig.check(
-                after - before < 1024, "module RSS grew from \(before) kB to \(after) kB over 1,000 pairs")
+                // Under AddressSanitizer, RSS measures its quarantine of freed memory, not the module.
+                after - before < 1024 || ProcessInfo.processInfo.environment["UTTER_SANITIZER"] != nil,
+                "module RSS grew from \(before) kB to \(after) kB over 1,000 pairs")
             print("storm: \(storm.summary), module RSS \(before) kB → \(after) kB")
             // Still serving: a message after the storm is spoken to its end.
             let next = try await rig.session("speak", ["After the storm, calm."])
