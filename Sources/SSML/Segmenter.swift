@@ -43,6 +43,25 @@ public struct Segmenter: Sendable {
         return builder.finish()
     }
 
+    /// The length of a `<break>`: its `time` (`500ms`, `1.5s`), else its `strength` (SSML's
+    /// default, medium, without either).
+    public static func breakMilliseconds(_ attributes: [SSMLAttribute]) -> Int {
+        if let time = attributes.first(where: { $0.name == "time" })?.value.lowercased().filter({ $0 != " " }) {
+            let (number, scale) =
+                time.hasSuffix("ms")
+                ? (time.dropLast(2), 1.0) : time.hasSuffix("s") ? (time.dropLast(), 1000.0) : (Substring(time), 1.0)
+            if let value = Double(number), value.isFinite, value >= 0 { return Int(min(value * scale, 60_000)) }
+        }
+        switch attributes.first(where: { $0.name == "strength" })?.value.lowercased() {
+        case "none": return 0
+        case "x-weak": return 100
+        case "weak": return 200
+        case "strong": return 700
+        case "x-strong": return 1200
+        default: return 400
+        }
+    }
+
     /// `volume` in decibels (`+6dB`, `-3.5dB`) as the percentage of the current volume the engine
     /// understands (`200%`, `67%`); nil when `value` is no decibel value.
     public static func percentVolume(decibels value: String) -> String? {
@@ -75,6 +94,7 @@ private struct Builder {
     var spokenTail = ""  // the last non-space characters of text, to see sentence ends
     /// The `src` of the `<audio>` being read: its content is the fallback of one sound segment.
     var sound: String?
+    var leadingSilence = 0
 
     init(options: Segmenter) {
         self.options = options
@@ -104,8 +124,11 @@ private struct Builder {
                 return
             }
             if local == "break" {
-                body += "<break\(attributes.map(Self.render).joined())/>"
-                hasSpeech = true
+                if !hasSpeech && sound == nil {
+                    leadingSilence = min(leadingSilence + Segmenter.breakMilliseconds(attributes), 60_000)
+                } else {
+                    body += "<break\(attributes.map(Self.render).joined())/>"
+                }
                 if !isSelfClosing { open.append(OpenElement(name: name, openingTag: nil)) }
                 return
             }
@@ -241,14 +264,15 @@ private struct Builder {
     mutating func closeSegment() {
         let closing = open.reversed().compactMap { $0.openingTag == nil ? nil : "</\(localName($0.name))>" }.joined()
         let markup = hasSpeech ? "<speak\(speakAttributes)>\(body)\(closing)</speak>" : nil
-        if markup != nil || !leadingMarks.isEmpty || !inlineMarks.isEmpty || sound != nil {
+        if markup != nil || !leadingMarks.isEmpty || !inlineMarks.isEmpty || sound != nil || leadingSilence > 0 {
             segments.append(
                 SpeechSegment(
                     leadingMarks: leadingMarks, markup: markup, inlineMarks: markup == nil ? [] : inlineMarks,
-                    sound: sound))
+                    sound: sound, leadingSilence: leadingSilence))
             // Without markup, inline marks cannot exist: a mark before any speech is leading.
         }
         sound = nil
+        leadingSilence = 0
         leadingMarks = []
         inlineMarks = []
         hasSpeech = false

@@ -16,12 +16,19 @@ public struct SpeechSegment: Equatable, Sendable {
     /// spoken only when the sound cannot be played. The marks of an unspoken fallback are reported
     /// when the sound ends, so none is ever lost.
     public var sound: String?
+    /// Silence before the segment, in milliseconds: SSML breaks before its first word, which
+    /// libespeak-ng 1.51 ignores at the start of an utterance.
+    public var leadingSilence: Int
 
-    public init(leadingMarks: [String] = [], markup: String? = nil, inlineMarks: [String] = [], sound: String? = nil) {
+    public init(
+        leadingMarks: [String] = [], markup: String? = nil, inlineMarks: [String] = [], sound: String? = nil,
+        leadingSilence: Int = 0
+    ) {
         self.leadingMarks = leadingMarks
         self.markup = markup
         self.inlineMarks = inlineMarks
         self.sound = sound
+        self.leadingSilence = leadingSilence
     }
 
     /// The engine-side name of inline mark `index`.

@@ -24,6 +24,8 @@ public final class Synthesizer: Sendable {
     private let engineBox: EngineBox
     /// Segments longer than this are aborted when cancelled; shorter ones run to their end.
     static let abortableSegmentBytes = 4096
+    /// At most this many zero samples are dropped from the start of a message (15 ms at 22,050 Hz).
+    static let trimmableLeadingSilence = 331
 
     /// Takes over `engine`: from `start()` on, only the synth thread uses it.
     public init(engine: consuming EspeakEngine, audio: AudioOutput, controlWakeFD: Int32, logger: Logger) {
@@ -158,9 +160,22 @@ public final class Synthesizer: Sendable {
         report([.audioStart(job: job.id, position: start)])
         for (index, segment) in segments.enumerated() {
             var reported = 0
-            let base = audio.writePosition
+            var base = audio.writePosition
             var pending: [SynthesisEvent] = segment.leadingMarks.map {
                 .mark(job: job.id, name: $0, position: base)
+            }
+            if segment.leadingSilence > 0 {
+                // Marks before the break are reported at its start: they were reached before it.
+                report(
+                    pending + [
+                        .progress(
+                            job: job.id, position: base + UInt64(segment.leadingSilence * engine.sampleRate / 1000))
+                    ])
+                pending.removeAll()
+                let silence = [Int16](repeating: 0, count: segment.leadingSilence * engine.sampleRate / 1000)
+                _ = silence.withUnsafeBufferPointer { writer.write($0, isCancelled: { self.isCancelled(job.id) }) }
+                guard !isCancelled(job.id) else { return }
+                base = audio.writePosition
             }
             if let source = segment.sound,
                 let clip = sound(
@@ -181,14 +196,28 @@ public final class Synthesizer: Sendable {
                 let finishesWhenCancelled = markup.utf8.count <= Self.abortableSegmentBytes
                 // A sentence pause before the next segment, unless a sound follows at once.
                 let pauseAtEnd = index < segments.count - 1 && segments[index + 1].sound == nil
-                engine.synthesize(ssml: markup, pauseAtEnd: pauseAtEnd) { samples, marks in
+                // libespeak-ng starts every utterance with 12 ms of exact zeros. At the start of a
+                // message they only delay the first sound the user hears, so up to that much
+                // digital silence is dropped there (an SSML break is longer and stays).
+                var trimmed = 0
+                var trimming = audio.writePosition == start
+                engine.synthesize(ssml: markup, pauseAtEnd: pauseAtEnd) { chunk, marks in
                     guard !self.isCancelled(job.id) else { return finishesWhenCancelled }
+                    var samples = chunk
+                    if trimming {
+                        let zeros = min(
+                            samples.firstIndex { $0 != 0 } ?? samples.count, Self.trimmableLeadingSilence - trimmed)
+                        samples = UnsafeBufferPointer(rebasing: samples[zeros...])
+                        trimmed += zeros
+                        trimming = samples.isEmpty && trimmed < Self.trimmableLeadingSilence
+                    }
                     let chunkEnd = self.audio.writePosition + UInt64(samples.count)
                     for mark in marks {
                         guard let markIndex = SpeechSegment.inlineMarkIndex(mark.name),
                             markIndex < segment.inlineMarks.count, markIndex >= reported
                         else { continue }
-                        let position = min(max(base + UInt64(max(0, mark.sample)), writer.lastMarkPosition), chunkEnd)
+                        let offset = UInt64(max(0, mark.sample - trimmed))
+                        let position = min(max(base + offset, writer.lastMarkPosition), chunkEnd)
                         // Marks the engine skipped come first, at the same sample: all are reported, in order.
                         while reported <= markIndex {
                             pending.append(.mark(job: job.id, name: segment.inlineMarks[reported], position: position))
@@ -276,7 +305,7 @@ extension Synthesizer {
 
 /// Decoded sound files, kept so a sound icon plays at once the next time. A file whose size or
 /// modification time changed since it was decoded (replaced, truncated) is decoded again.
-fileprivate struct ClipCache {
+private struct ClipCache {
     static let capacity = 64
     private struct Entry {
         var clip: SoundClip

@@ -205,3 +205,19 @@ import Testing
         ])
     #expect(SSMLText.escape("\"<\u{301}\"", quotes: true) == "&quot;&lt;\u{301}&quot;")
 }
+
+@Test func `a break before the first word is silence Utter writes, elsewhere the engine's`() {
+    #expect(
+        Segmenter().segments(
+            of: "<speak><mark name=\"a\"/><break time=\"1.5s\"/><break strength=\"weak\"/>Hi"
+                + "<break time=\"300ms\"/> there.<mark name=\"__spd_0\"/><break/>Next.</speak>") == [
+                SpeechSegment(
+                    leadingMarks: ["a"], markup: "<speak>Hi<break time=\"300ms\"/> there.</speak>", leadingSilence: 1700
+                ),
+                SpeechSegment(leadingMarks: ["__spd_0"], markup: "<speak>Next.</speak>", leadingSilence: 400),
+            ])
+    #expect(Segmenter().segments(of: "<break time=\"250\"/>") == [SpeechSegment(leadingSilence: 250)])
+    #expect(Segmenter.breakMilliseconds([SSMLAttribute(name: "time", value: "-5s")]) == 400)
+    #expect(Segmenter.breakMilliseconds([SSMLAttribute(name: "time", value: "99999s")]) == 60_000)
+    #expect(Segmenter.breakMilliseconds([SSMLAttribute(name: "strength", value: "none")]) == 0)
+}
