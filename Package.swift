@@ -69,7 +69,7 @@ let package = Package(
         .target(
             name: "UtterCLI",
             dependencies: [
-                "UtterModule", "Configuration", "Voices", "Speech", "AudioOutput",
+                "UtterModule", "Configuration", "SSML", "Voices", "Speech", "AudioOutput",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ],

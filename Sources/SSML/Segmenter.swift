@@ -197,7 +197,7 @@ private struct Builder {
         if options.spellsText && text.contains(where: { !$0.isWhitespace }) {
             addSpelled(text)
         } else {
-            body += Self.escape(text)
+            body += SSMLText.escape(text)
         }
         if text.contains(where: { !$0.isWhitespace }) {
             hasSpeech = true
@@ -210,13 +210,13 @@ private struct Builder {
     /// ignores its capitals setting inside `say-as characters`, but names a capital in `tts:char`.
     mutating func addSpelled(_ text: String) {
         guard options.capitals != .none else {
-            body += "<say-as interpret-as=\"characters\">\(Self.escape(text))</say-as>"
+            body += "<say-as interpret-as=\"characters\">\(SSMLText.escape(text))</say-as>"
             return
         }
         var run = ""
         func flush(_ builder: inout Builder) {
             if run.contains(where: { !$0.isWhitespace }) {
-                builder.body += "<say-as interpret-as=\"characters\">\(Self.escape(run))</say-as>"
+                builder.body += "<say-as interpret-as=\"characters\">\(SSMLText.escape(run))</say-as>"
                 builder.hasSpeech = true
             } else {
                 builder.body += run
@@ -231,7 +231,7 @@ private struct Builder {
             flush(&self)
             switch options.capitals {
             case .spell:
-                body += "<say-as interpret-as=\"tts:char\">\(Self.escape(String(character)))</say-as>"
+                body += "<say-as interpret-as=\"tts:char\">\(SSMLText.escape(String(character)))</say-as>"
             case .icon(let source):
                 if sound == nil {
                     startSound(source)
@@ -298,12 +298,9 @@ private struct Builder {
     }
 
     static func render(_ attribute: SSMLAttribute) -> String {
-        " \(attribute.name)=\"\(escape(attribute.value, quotes: true))\""
+        " \(attribute.name)=\"\(SSMLText.escape(attribute.value, quotes: true))\""
     }
 
-    static func escape(_ text: String, quotes: Bool = false) -> String {
-        SSMLText.escape(text, quotes: quotes)
-    }
 }
 
 /// Text made safe to put into SSML.

@@ -238,18 +238,12 @@ extension Synthesizer {
         _ source: String, of job: SynthesisJob, clips: inout ClipCache, sampleRate: Int, hasFallback: Bool
     ) -> SoundClip? {
         let candidates = SoundLocator.candidates(for: source, folders: job.soundFolders)
-        var problems: [String] = []
-        for path in candidates where access(path, R_OK) == 0 {
-            do {
-                return try clips.clip(at: path, sampleRate: sampleRate)
-            } catch {
-                problems.append("\(error)")
-            }
+        let why: String
+        switch clips.firstClip(among: candidates, sampleRate: sampleRate) {
+        case .success(let clip): return clip
+        case .failure(let problem):
+            why = candidates.isEmpty ? "not a file path or a name in the sound folders" : problem.description
         }
-        let why =
-            candidates.isEmpty
-            ? "not a file path or a name in the sound folders"
-            : problems.isEmpty ? "no readable file among \(candidates)" : problems.joined(separator: "; ")
         logger.warning(
             "audio \(source.debugDescription) not played: \(why); \(hasFallback ? "speaking its fallback text" : "it has no fallback text")"
         )
@@ -260,17 +254,8 @@ extension Synthesizer {
     fileprivate func play(_ job: SynthesisJob, clips: inout ClipCache, sampleRate: Int) {
         let start = beginJob(job)
         report([.audioStart(job: job.id, position: start)])
-        var clip: SoundClip?
-        var problems: [String] = []
-        for path in job.soundFiles where access(path, R_OK) == 0 {
-            do {
-                clip = try clips.clip(at: path, sampleRate: sampleRate)
-                break
-            } catch {
-                problems.append("\(error)")
-            }
-        }
-        if let clip {
+        switch clips.firstClip(among: job.soundFiles, sampleRate: sampleRate) {
+        case .success(let clip):
             var writer = JobWriter(job: job, audio: audio)
             let end = audio.writePosition + UInt64(clip.samples.count)
             report([.progress(job: job.id, position: end)])
@@ -278,10 +263,8 @@ extension Synthesizer {
                 writer.write(samples, isCancelled: { self.isCancelled(job.id) })
             }
             guard complete else { return }
-        } else {
-            logger.warning(
-                "sound icon not played: \(problems.isEmpty ? "no readable file among \(job.soundFiles)" : problems.joined(separator: "; "))"
-            )
+        case .failure(let problem):
+            logger.warning("sound icon not played: \(problem)")
         }
         guard !isCancelled(job.id) else { return }
         report([.end(job: job.id, position: audio.writePosition)])
@@ -298,6 +281,25 @@ private struct ClipCache {
         var modified: timespec
     }
     private var entries: [String: Entry] = [:]
+
+    /// Why none of a list of candidate files could be played.
+    struct NoClip: Error, CustomStringConvertible {
+        var description: String
+    }
+
+    /// The first of `candidates` that exists and decodes.
+    mutating func firstClip(among candidates: [String], sampleRate: Int) -> Result<SoundClip, NoClip> {
+        var problems: [String] = []
+        for path in candidates where access(path, R_OK) == 0 {
+            do {
+                return .success(try clip(at: path, sampleRate: sampleRate))
+            } catch {
+                problems.append("\(error)")
+            }
+        }
+        let why = problems.isEmpty ? "no readable file among \(candidates)" : problems.joined(separator: "; ")
+        return .failure(NoClip(description: why))
+    }
 
     mutating func clip(at path: String, sampleRate: Int) throws(SoundFileError) -> SoundClip {
         var info = stat()

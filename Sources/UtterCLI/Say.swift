@@ -5,6 +5,7 @@ import Configuration
 import Glibc
 import Logging
 import ModuleProtocol
+import SSML
 import Speech
 import UtterModule
 import Voices
@@ -47,7 +48,7 @@ extension UtterCommand {
             settings.language = language ?? voice.map { _ in nil } ?? "en-US"
             settings.rate = rate
             let joined = text.joined(separator: " ")
-            let ssml = joined.hasPrefix("<speak") ? joined : "<speak>\(JobFactory.escape(joined))</speak>"
+            let ssml = joined.hasPrefix("<speak") ? joined : "<speak>\(SSMLText.escape(joined))</speak>"
             let factory = JobFactory(configuration: UtterConfiguration(), catalogue: catalogue)
             guard let (job, chosen, _) = factory.job(id: 1, kind: .speak, text: ssml, settings: settings) else {
                 throw UtterError("espeak-ng has no voices installed; install espeak-ng-data.")

@@ -113,13 +113,14 @@ public struct JobFactory: Sendable {
                 // Named by the key tables; without them, as SSIP names it.
                 return "<speak>\(keyPartMarkup("space", language))</speak>"
             }
-            if let name = symbolName(character, language) { return "<speak>\(Self.escape(name))</speak>" }
+            if let name = symbolName(character, language) { return "<speak>\(SSMLText.escape(name))</speak>" }
             if case .icon(let source) = capitals, character.count == 1, character.first!.isUppercase {
-                return "<speak><audio src=\"\(Self.escape(source, quotes: true))\"/>\(Self.escape(character))</speak>"
+                return
+                    "<speak><audio src=\"\(SSMLText.escape(source, quotes: true))\"/>\(SSMLText.escape(character))</speak>"
             }
             // espeak-ng names a lone letter, digit or symbol in the voice's language by itself;
             // its say-as "characters" says symbols and emoji twice ("euros euros") in 1.51.
-            return "<speak>\(Self.escape(character))</speak>"
+            return "<speak>\(SSMLText.escape(character))</speak>"
         case .key:
             return "<speak>\(keyMarkup(text, language: language))</speak>"
         case .soundIcon:
@@ -136,8 +137,8 @@ public struct JobFactory: Sendable {
 
     private func keyPartMarkup(_ part: String, _ language: LanguageTag) -> String {
         if part.count == 1 {
-            if let name = symbolName(part, language) { return Self.escape(name) }
-            return "<say-as interpret-as=\"tts:char\">\(Self.escape(part))</say-as>"
+            if let name = symbolName(part, language) { return SSMLText.escape(name) }
+            return "<say-as interpret-as=\"tts:char\">\(SSMLText.escape(part))</say-as>"
         }
         if let (words, wordsLanguage) = keyName(part, language) {
             return inLanguage(words, wordsLanguage, of: language)
@@ -149,7 +150,7 @@ public struct JobFactory: Sendable {
         if part.first == "f" || part.first == "F", part.count <= 3, part.dropFirst().allSatisfy(\.isNumber) {
             return "F" + part.dropFirst()  // espeak-ng reads "F12" in every language
         }
-        return Self.escape(String(part.map { $0 == "-" ? " " : $0 }))
+        return SSMLText.escape(String(part.map { $0 == "-" ? " " : $0 }))
     }
 
     private func keyName(_ key: String, _ language: LanguageTag) -> (words: String, language: String)? {
@@ -166,12 +167,8 @@ public struct JobFactory: Sendable {
 
     /// `words` escaped, switched to their own language when a table fell back to another one.
     private func inLanguage(_ words: String, _ wordsLanguage: String, of language: LanguageTag) -> String {
-        guard !WordBook.locales(of: language).contains(wordsLanguage) else { return Self.escape(words) }
-        return "<voice xml:lang=\"\(Self.escape(wordsLanguage, quotes: true))\">\(Self.escape(words))</voice>"
+        guard !WordBook.locales(of: language).contains(wordsLanguage) else { return SSMLText.escape(words) }
+        return "<voice xml:lang=\"\(SSMLText.escape(wordsLanguage, quotes: true))\">\(SSMLText.escape(words))</voice>"
     }
 
-    /// `text` with `&`, `<` and `>` (and with `quotes`, `"`) escaped for SSML.
-    public static func escape(_ text: String, quotes: Bool = false) -> String {
-        SSMLText.escape(text, quotes: quotes)
-    }
 }

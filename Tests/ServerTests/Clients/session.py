@@ -34,6 +34,8 @@ import time
 
 import speechd
 
+from ssip_client import connect, fail, finish
+
 TIMEOUT = 20.0  # per wait, seconds; set from argv[2]
 QUIET = 1.0  # seconds to keep listening after a terminal event
 
@@ -69,14 +71,6 @@ class Recorder:
             return sum(1 for (m, t, _) in self.events if m == msg_id and t == event_type)
 
 
-def fail(text):
-    print("error " + text, flush=True)
-    sys.stdout.flush()
-    # os._exit: do not wait for python3-speechd's reader thread.
-    import os
-    os._exit(2)
-
-
 def action(name, msg_id=None):
     print("action %s%s" % (name, "" if msg_id is None else " %d" % msg_id), flush=True)
 
@@ -99,13 +93,8 @@ def main():
     scenario = sys.argv[1]
     TIMEOUT = float(sys.argv[2])
     args = sys.argv[3:]
-    try:
-        client = speechd.SSIPClient("utter-tests", autospawn=False)
-    except Exception as e:  # noqa: BLE001 - report any connection failure
-        fail("cannot connect: %r" % (e,))
     recorder = Recorder()
-    client._conn.set_callback(recorder)  # raw events, see the module docstring
-    client.set_output_module("utter")
+    client = connect("utter-tests", recorder)
 
     if scenario in ("marks", "speak"):
         client.set_data_mode(speechd.DataMode.SSML if scenario == "marks" else speechd.DataMode.TEXT)
@@ -138,11 +127,7 @@ def main():
     else:
         fail("unknown scenario " + scenario)
 
-    print("done", flush=True)
-    try:
-        client.close()
-    except Exception:  # noqa: BLE001 - closing is best effort
-        pass
+    finish(client)
 
 
 if __name__ == "__main__":

@@ -17,18 +17,14 @@ import time
 
 import speechd
 
+from ssip_client import connect, fail, finish
+
 TEXTS = [
     "Yes.",
     "The storm goes on.",
     "A somewhat longer sentence that keeps the module busy for a while, so a cancel finds it speaking.",
     "Two sentences here. And the second one.",
 ]
-
-
-def fail(text):
-    print("error " + text, flush=True)
-    import os
-    os._exit(2)
 
 
 def main():
@@ -46,12 +42,7 @@ def main():
                 stray.append((msg_id, event_type))
             cond.notify_all()
 
-    try:
-        client = speechd.SSIPClient("utter-storm", autospawn=False)
-    except Exception as e:  # noqa: BLE001 - report any connection failure
-        fail("cannot connect: %r" % (e,))
-    client._conn.set_callback(record)
-    client.set_output_module("utter")
+    client = connect("utter-storm", record)
     client.set_data_mode(speechd.DataMode.TEXT)
 
     ids = []
@@ -106,11 +97,7 @@ def main():
             print("error event %s for message %d, which this client never sent" % (t, m), flush=True)
         print("summary pairs=%d ended=%d cancelled=%d began=%d seconds=%.1f" % (len(ids), ended, cancelled, spoke, sent),
               flush=True)
-    print("done", flush=True)
-    try:
-        client.close()
-    except Exception:  # noqa: BLE001 - closing is best effort
-        pass
+    finish(client)
 
 
 if __name__ == "__main__":
