@@ -13,10 +13,10 @@ public struct AudioConfiguration: Sendable, Equatable {
     /// The sample ring's capacity, a power of two; only read when the ``AudioOutput`` is created.
     public var ringCapacity: Int
 
-    /// Creates a configuration; the defaults suit espeak-ng (22050 Hz, 20 ms periods, 4 periods).
+    /// Creates a configuration; the defaults suit espeak-ng (22050 Hz, 10 ms periods, 80 ms buffer).
     public init(
         deviceName: String = "default", alsaConfigText: String? = nil, sampleRate: Int = 22050,
-        periodFrames: Int = 441, bufferFrames: Int = 1764, ringCapacity: Int = 1 << 17
+        periodFrames: Int = 220, bufferFrames: Int = 1760, ringCapacity: Int = 1 << 17
     ) {
         self.deviceName = deviceName
         self.alsaConfigText = alsaConfigText

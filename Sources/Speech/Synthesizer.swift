@@ -24,6 +24,8 @@ public final class Synthesizer: Sendable {
     private let engineBox: EngineBox
     /// Segments longer than this are aborted when cancelled; shorter ones run to their end.
     static let abortableSegmentBytes = 4096
+    /// At most this many zero samples are dropped from the start of a message (15 ms at 22,050 Hz).
+    static let trimmableLeadingSilence = 331
 
     /// Takes over `engine`: from `start()` on, only the synth thread uses it.
     public init(engine: consuming EspeakEngine, audio: AudioOutput, controlWakeFD: Int32, logger: Logger) {
@@ -194,14 +196,27 @@ public final class Synthesizer: Sendable {
                 let finishesWhenCancelled = markup.utf8.count <= Self.abortableSegmentBytes
                 // A sentence pause before the next segment, unless a sound follows at once.
                 let pauseAtEnd = index < segments.count - 1 && segments[index + 1].sound == nil
-                engine.synthesize(ssml: markup, pauseAtEnd: pauseAtEnd) { samples, marks in
+                // libespeak-ng starts every utterance with 12 ms of exact zeros. At the start of a
+                // message they only delay the first sound the user hears, so up to that much
+                // digital silence is dropped there (an SSML break is longer and stays).
+                var trimmed = 0
+                var trimming = audio.writePosition == start
+                engine.synthesize(ssml: markup, pauseAtEnd: pauseAtEnd) { chunk, marks in
                     guard !self.isCancelled(job.id) else { return finishesWhenCancelled }
+                    var samples = chunk
+                    if trimming {
+                        let zeros = min(
+                            samples.firstIndex { $0 != 0 } ?? samples.count, Self.trimmableLeadingSilence - trimmed)
+                        samples = UnsafeBufferPointer(rebasing: samples[zeros...])
+                        trimmed += zeros
+                        trimming = samples.isEmpty && trimmed < Self.trimmableLeadingSilence
+                    }
                     let chunkEnd = self.audio.writePosition + UInt64(samples.count)
                     for mark in marks {
                         guard let markIndex = SpeechSegment.inlineMarkIndex(mark.name),
                             markIndex < segment.inlineMarks.count, markIndex >= reported
                         else { continue }
-                        let offset = UInt64(max(0, mark.sample))
+                        let offset = UInt64(max(0, mark.sample - trimmed))
                         let position = min(max(base + offset, writer.lastMarkPosition), chunkEnd)
                         // Marks the engine skipped come first, at the same sample: all are reported, in order.
                         while reported <= markIndex {
