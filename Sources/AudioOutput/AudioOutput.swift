@@ -28,6 +28,8 @@ public final class AudioOutput: Sendable {
         var pending: AudioConfiguration?
         /// The box last installed for the render thread, as a bit pattern; 0 when none works.
         var installed: UInt = 0
+        /// What to tell the user about the device last opened (it needed a converter), once.
+        var notice: String?
     }
 
     private struct ThreadSlot {
@@ -124,6 +126,14 @@ public final class AudioOutput: Sendable {
         return start
     }
 
+    /// What the synth thread should log about the device it opened last (a converter it needed), once.
+    public func takeDeviceNotice() -> String? {
+        producer.withLock { state in
+            defer { state.notice = nil }
+            return state.notice
+        }
+    }
+
     /// Opens the device now, so that the first message does not wait for it; synth thread only.
     public func prepareDevice() throws(ALSAError) {
         if let failure = ensureDevice() { throw failure }
@@ -151,6 +161,11 @@ public final class AudioOutput: Sendable {
                 let box = UnsafeMutablePointer<PCMDevice>.allocate(capacity: 1)
                 do throws(ALSAError) {
                     box.initialize(to: try PCMDevice(configuration: configuration))
+                    if let converting = box.pointee.convertingName {
+                        let notice =
+                            "audio device '\(configuration.deviceName)' does not take \(configuration.sampleRate) Hz 16-bit mono; playing through alsa-lib's converter as '\(converting)'"
+                        producer.withLock { $0.notice = notice }
+                    }
                 } catch {
                     box.deallocate()
                     throw error

@@ -15,8 +15,10 @@ public struct PCMDevice: ~Copyable {
     let history: UnsafeMutablePointer<Int16>
     let historyFrames: Int
 
-    /// The ALSA PCM name.
+    /// The ALSA PCM name, as configured.
     public let name: String
+    /// The name actually opened when the device needed alsa-lib's `plug` converter, else nil.
+    public let convertingName: String?
     /// The rate the device was set to, in frames per second.
     public let sampleRate: Int
     /// The period size the device accepted, in frames.
@@ -27,32 +29,34 @@ public struct PCMDevice: ~Copyable {
     /// Opens and sets up the playback device that `configuration` names.
     ///
     /// The corresponding ALSA calls are `snd_pcm_open` (or `snd_pcm_open_lconf` when the
-    /// configuration carries ALSA config text), `snd_pcm_hw_params` and `snd_pcm_sw_params`.
+    /// configuration carries ALSA config text), `snd_pcm_hw_params` and `snd_pcm_sw_params`. A
+    /// device that refuses the rate, 16-bit samples or mono (a `hw:` device, a `dmix`) is opened
+    /// again through alsa-lib's `plug` converter; ``convertingName`` then names it.
     public init(configuration: AudioConfiguration) throws(ALSAError) {
         let name = configuration.deviceName
         var tree: OpaquePointer? = nil
         if let text = configuration.alsaConfigText {
             tree = try Self.loadConfig(text, for: name)
         }
-        var pcm: OpaquePointer? = nil
-        let opened: Int32
-        if let tree {
-            opened = snd_pcm_open_lconf(&pcm, name, SND_PCM_STREAM_PLAYBACK, 0, tree)
-        } else {
-            opened = snd_pcm_open(&pcm, name, SND_PCM_STREAM_PLAYBACK, 0)
-        }
-        guard opened >= 0, let pcm else {
-            if let tree { snd_config_delete(tree) }
-            throw ALSAError(operation: "open the device", device: name, code: opened < 0 ? opened : -EINVAL)
-        }
-        let sizes: (period: Int, buffer: Int)
+        let opened: (pcm: OpaquePointer, sizes: (period: Int, buffer: Int))
+        var convertingName: String? = nil
         do throws(ALSAError) {
-            sizes = try Self.setUp(pcm, name: name, configuration: configuration)
+            opened = try Self.open(name, reportedAs: name, tree: tree, configuration: configuration)
+        } catch  where error.code == -EINVAL && !name.hasPrefix("plug") && !name.contains("\"") {
+            let plugName = "plug:\"\(name)\""
+            guard let converted = try? Self.open(plugName, reportedAs: name, tree: tree, configuration: configuration)
+            else {
+                if let tree { snd_config_delete(tree) }
+                throw error
+            }
+            opened = converted
+            convertingName = plugName
         } catch {
-            snd_pcm_close(pcm)
             if let tree { snd_config_delete(tree) }
             throw error
         }
+        let (pcm, sizes) = opened
+        self.convertingName = convertingName
         self.handle = pcm
         self.configTree = tree
         self.name = name
@@ -72,6 +76,28 @@ public struct PCMDevice: ~Copyable {
         if let configTree { snd_config_delete(configTree) }
         periodBuffer.deallocate()
         history.deallocate()
+    }
+
+    /// Opens `name` (errors say `reportedAs`) and sets it up; closes it again if the set-up fails.
+    private static func open(
+        _ name: String, reportedAs reported: String, tree: OpaquePointer?, configuration: AudioConfiguration
+    ) throws(ALSAError) -> (pcm: OpaquePointer, sizes: (period: Int, buffer: Int)) {
+        var pcm: OpaquePointer? = nil
+        let opened: Int32
+        if let tree {
+            opened = snd_pcm_open_lconf(&pcm, name, SND_PCM_STREAM_PLAYBACK, 0, tree)
+        } else {
+            opened = snd_pcm_open(&pcm, name, SND_PCM_STREAM_PLAYBACK, 0)
+        }
+        guard opened >= 0, let pcm else {
+            throw ALSAError(operation: "open the device", device: reported, code: opened < 0 ? opened : -EINVAL)
+        }
+        do throws(ALSAError) {
+            return (pcm, try setUp(pcm, name: reported, configuration: configuration))
+        } catch {
+            snd_pcm_close(pcm)
+            throw error
+        }
     }
 
     /// Parses ALSA configuration text into a new top-level tree.

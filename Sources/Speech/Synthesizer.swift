@@ -95,6 +95,7 @@ public final class Synthesizer: Sendable {
             if isDevicePreparationRequested.exchange(false, ordering: .acquiringAndReleasing) {
                 do {
                     try audio.prepareDevice()
+                    if let notice = audio.takeDeviceNotice() { logger.notice("\(notice)") }
                 } catch {
                     logger.warning(
                         "cannot open the audio device yet; trying again with the first message",
@@ -124,6 +125,7 @@ public final class Synthesizer: Sendable {
     /// samples are discarded as if played, so its events complete) and the reason is logged.
     fileprivate func beginJob(_ job: SynthesisJob) -> UInt64 {
         do {
+            defer { if let notice = audio.takeDeviceNotice() { logger.notice("\(notice)") } }
             return try audio.beginJob(job.id)
         } catch {
             logger.error("audio output unavailable, the message is reported as played", metadata: ["error": "\(error)"])
