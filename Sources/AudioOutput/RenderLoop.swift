@@ -372,6 +372,7 @@ private func publishClock(_ state: RenderState, queued: Int, shared: RenderShare
     // clock_gettime: served by the vDSO without a system call; no allocation.
     _ = _unsafePerformance { clock_gettime(CLOCK_MONOTONIC, &now) }
     let nanoseconds = UInt64(now.tv_sec) &* 1_000_000_000 &+ UInt64(now.tv_nsec)
+    let wasRunning = shared.clockRate.load(ordering: .relaxed) != 0
     let sequence = shared.clockSequence.load(ordering: .relaxed)
     shared.clockSequence.store(sequence &+ 1, ordering: .sequentiallyConsistent)
     shared.clockPosition.store(state.played, ordering: .sequentiallyConsistent)
@@ -379,6 +380,12 @@ private func publishClock(_ state: RenderState, queued: Int, shared: RenderShare
     shared.clockCeiling.store(state.handedOver, ordering: .sequentiallyConsistent)
     shared.clockRate.store(running ? UInt64(state.sampleRate) : 0, ordering: .sequentiallyConsistent)
     shared.clockSequence.store(sequence &+ 2, ordering: .sequentiallyConsistent)
+    // Until now the control thread could not time its next event from the clock (it waits for the
+    // threshold wake, a period late at worst): tell it the clock runs.
+    // (Nested ifs: the right side of `&&` is a closure, which would retain `shared`.)
+    if running && !wasRunning {
+        if shared.notifyThreshold.load(ordering: .acquiring) != .max { wake(shared.controlWakeFD) }
+    }
 }
 
 /// Frames the device still holds (`snd_pcm_delay`), 0 without a device or on error.

@@ -383,6 +383,7 @@ public final class ModuleServer {
             while queueHead < queue.count, isHeard(queue[queueHead], played: played) {
                 let event = queue[queueHead]
                 queueHead += 1
+                logHeard(event, played: played, job: job)
                 switch event {
                 case .audioStart: perform(machine.audioStarted(job))
                 case .mark(_, let name, _): perform(machine.markReached(name, in: job))
@@ -406,6 +407,21 @@ public final class ModuleServer {
             eventDeadline = runtime.audio.nanoseconds(untilPlayed: target, at: now).map { now + $0 }
             return
         }
+    }
+
+    /// Where each event sat and where the device was when it went out: how exact marks are, read off a log.
+    private func logHeard(_ event: SynthesisEvent, played: UInt64, job: UInt64) {
+        let what: String
+        switch event {
+        case .audioStart: what = "begin"
+        case .mark(_, let name, _): what = "mark \(name.debugDescription)"
+        case .end: what = "end"
+        case .progress: return
+        }
+        let target = threshold(of: event)
+        logger.debug(
+            "message \(job): \(what) at sample \(event.position), reported with the device at \(played) (+\(played - target))"
+        )
     }
 
     private func threshold(of event: SynthesisEvent) -> UInt64 {
