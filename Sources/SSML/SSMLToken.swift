@@ -29,6 +29,7 @@ public enum SSMLReader {
         var text = ""
         let scalars = Array(source.unicodeScalars)
         var index = 0
+        var terminators = Terminators()
 
         func flushText() {
             if !text.isEmpty {
@@ -40,7 +41,7 @@ public enum SSMLReader {
         while index < scalars.count {
             let scalar = scalars[index]
             if scalar == "<" {
-                if let (token, next) = tag(in: scalars, at: index) {
+                if let (token, next) = tag(in: scalars, at: index, terminators: &terminators) {
                     flushText()
                     if let token { tokens.append(token) }
                     index = next
@@ -63,30 +64,42 @@ public enum SSMLReader {
 
     /// Parses markup starting at `<`; nil when it is no markup (then `<` is text). A nil token
     /// with an index means markup that is skipped (comment, declaration, instruction).
-    private static func tag(in s: [Unicode.Scalar], at start: Int) -> (SSMLToken?, Int)? {
+    private static func tag(
+        in s: [Unicode.Scalar], at start: Int, terminators: inout Terminators
+    ) -> (SSMLToken?, Int)? {
         var i = start + 1
         guard i < s.count else { return nil }
         if s[i] == "!" {
             if matches(s, at: i, "!--") {
-                guard let end = find(s, "-->", from: i + 3) else { return nil }
+                guard let end = terminators.commentEnd.next(in: s, from: i + 3, where: { matches(s, at: $0, "-->") })
+                else { return nil }
                 return (nil, end + 3)
             }
             if matches(s, at: i, "![CDATA[") {
-                guard let end = find(s, "]]>", from: i + 8) else { return nil }
+                guard let end = terminators.cdataEnd.next(in: s, from: i + 8, where: { matches(s, at: $0, "]]>") })
+                else { return nil }
                 return (.text(String(String.UnicodeScalarView(s[(i + 8)..<end]))), end + 3)
             }
-            // DOCTYPE and other declarations, with any internal subset in brackets.
-            var depth = 0
-            while i < s.count {
-                if s[i] == "[" { depth += 1 }
-                if s[i] == "]" { depth -= 1 }
-                if s[i] == ">" && depth <= 0 { return (nil, i + 1) }
-                i += 1
+            // DOCTYPE and other declarations: up to the first `>`, or, with an internal subset,
+            // up to the `]` and `>` that close it (a `>` inside the subset ends nothing).
+            guard let stop = terminators.declarationStop.next(in: s, from: i, where: { s[$0] == ">" || s[$0] == "[" })
+            else { return nil }
+            if s[stop] == ">" { return (nil, stop + 1) }
+            func afterSpaces(_ index: Int) -> Int {
+                var index = index
+                while index < s.count, isSpace(s[index]) { index += 1 }
+                return index
             }
-            return nil
+            guard
+                let close = terminators.subsetEnd.next(
+                    in: s, from: stop + 1,
+                    where: { s[$0] == "]" && afterSpaces($0 + 1) < s.count && s[afterSpaces($0 + 1)] == ">" })
+            else { return nil }
+            return (nil, afterSpaces(close + 1) + 1)
         }
         if s[i] == "?" {
-            guard let end = find(s, "?>", from: i + 1) else { return nil }
+            guard let end = terminators.instructionEnd.next(in: s, from: i + 1, where: { matches(s, at: $0, "?>") })
+            else { return nil }
             return (nil, end + 2)
         }
         var isEnd = false
@@ -130,7 +143,12 @@ public enum SSMLReader {
             var raw: ArraySlice<Unicode.Scalar>
             if s[i] == "\"" || s[i] == "'" {
                 let quote = s[i]
-                guard let end = s[(i + 1)...].firstIndex(of: quote) else { return nil }
+                guard
+                    let end =
+                        quote == "\""
+                        ? terminators.doubleQuote.next(in: s, from: i + 1, where: { s[$0] == "\"" })
+                        : terminators.singleQuote.next(in: s, from: i + 1, where: { s[$0] == "'" })
+                else { return nil }
                 raw = s[(i + 1)..<end]
                 i = end + 1
             } else {
@@ -200,13 +218,36 @@ public enum SSMLReader {
         return true
     }
 
-    private static func find(_ s: [Unicode.Scalar], _ literal: String, from index: Int) -> Int? {
-        var i = index
-        while i < s.count {
-            if matches(s, at: i, literal) { return i }
-            i += 1
+    /// The next occurrence of each terminator markup looks for, remembered over one document.
+    ///
+    /// A `<` that starts no markup (an unclosed comment, say) is read as text and reading goes on at
+    /// the next scalar, where the next `<` may search the same rest of the document again: without
+    /// this memory, a megabyte of `<!--` took minutes (quadratic); with it, each scalar is
+    /// searched at most once per terminator.
+    private struct Terminators {
+        var commentEnd = Occurrence()
+        var cdataEnd = Occurrence()
+        var instructionEnd = Occurrence()
+        var declarationStop = Occurrence()
+        var subsetEnd = Occurrence()
+        var doubleQuote = Occurrence()
+        var singleQuote = Occurrence()
+    }
+
+    /// The last search for one terminator: started at `from`, found first at `found` (nil: nowhere
+    /// after `from`). Any search starting in `from...found` has the same answer.
+    private struct Occurrence {
+        var from = Int.max
+        var found: Int?
+
+        mutating func next(in s: [Unicode.Scalar], from index: Int, where isAt: (Int) -> Bool) -> Int? {
+            if index >= from, index <= found ?? Int.max { return found }
+            var i = index
+            while i < s.count, !isAt(i) { i += 1 }
+            from = index
+            found = i < s.count ? i : nil
+            return found
         }
-        return nil
     }
 
     private static func isSpace(_ scalar: Unicode.Scalar) -> Bool {

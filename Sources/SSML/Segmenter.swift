@@ -82,7 +82,13 @@ private struct Builder {
 
     let options: Segmenter
     var segments: [SpeechSegment] = []
-    var open: [OpenElement] = []
+    /// Every open element; the two records below keep each tag's work independent of the nesting
+    /// depth (markup nested 100,000 deep must not make the segmenter quadratic).
+    private(set) var open: [OpenElement] = []
+    /// The open elements that are forwarded to the engine (at most `maximumForwardedDepth`).
+    private(set) var forwarded: [OpenElement] = []
+    /// How many elements of each name are open, so an end tag nothing matches costs no search.
+    private(set) var openCounts: [String: Int] = [:]
     var speakAttributes = ""
     var sawSpeak = false
 
@@ -129,23 +135,26 @@ private struct Builder {
                 } else {
                     body += "<break\(attributes.map(Self.render).joined())/>"
                 }
-                if !isSelfClosing { open.append(OpenElement(name: name, openingTag: nil)) }
+                if !isSelfClosing { push(OpenElement(name: name, openingTag: nil)) }
                 return
             }
             guard !isSelfClosing else { return }
             let forwarded =
                 Segmenter.forwardedElements.contains(local)
-                && open.count(where: { $0.openingTag != nil }) < Segmenter.maximumForwardedDepth
+                && forwarded.count < Segmenter.maximumForwardedDepth
             let openingTag =
                 forwarded ? "<\(local)\(translated(attributes, of: local).map(Self.render).joined())>" : nil
             if let openingTag { body += openingTag }
-            open.append(OpenElement(name: name, openingTag: openingTag))
+            push(OpenElement(name: name, openingTag: openingTag))
         case .endTag(let name):
             if localName(name) == "speak" { return }
-            guard let index = open.lastIndex(where: { $0.name == name }) else { return }
+            guard openCounts[name, default: 0] > 0, let index = open.lastIndex(where: { $0.name == name }) else {
+                return
+            }
+            // Each element is popped once, so the search above is paid for by the pops.
             var closesAudio = false
             while open.count > index {
-                let element = open.removeLast()
+                let element = pop()
                 if element.openingTag != nil { body += "</\(localName(element.name))>" }
                 closesAudio = closesAudio || element.isAudio
             }
@@ -153,18 +162,32 @@ private struct Builder {
         }
     }
 
+    mutating func push(_ element: OpenElement) {
+        open.append(element)
+        openCounts[element.name, default: 0] += 1
+        if element.openingTag != nil { forwarded.append(element) }
+    }
+
+    mutating func pop() -> OpenElement {
+        let element = open.removeLast()
+        let count = openCounts[element.name, default: 1] - 1
+        openCounts[element.name] = count > 0 ? count : nil
+        if element.openingTag != nil { forwarded.removeLast() }
+        return element
+    }
+
     /// `<audio src>` becomes a segment of its own whose markup is the fallback content. Inside
     /// a fallback, another `<audio>` only contributes its content.
     mutating func addAudio(attributes: [SSMLAttribute], isSelfClosing: Bool, name: String) {
         guard sound == nil else {
-            if !isSelfClosing { open.append(OpenElement(name: name, openingTag: nil)) }
+            if !isSelfClosing { push(OpenElement(name: name, openingTag: nil)) }
             return
         }
         startSound(attributes.first { $0.name == "src" }?.value ?? "")
         if isSelfClosing {
             closeSegment()
         } else {
-            open.append(OpenElement(name: name, openingTag: nil, isAudio: true))
+            push(OpenElement(name: name, openingTag: nil, isAudio: true))
         }
     }
 
@@ -262,7 +285,7 @@ private struct Builder {
 
     /// Closes the current segment and starts the next one inside the same open elements.
     mutating func closeSegment() {
-        let closing = open.reversed().compactMap { $0.openingTag == nil ? nil : "</\(localName($0.name))>" }.joined()
+        let closing = forwarded.reversed().map { "</\(localName($0.name))>" }.joined()
         let markup = hasSpeech ? "<speak\(speakAttributes)>\(body)\(closing)</speak>" : nil
         if markup != nil || !leadingMarks.isEmpty || !inlineMarks.isEmpty || sound != nil || leadingSilence > 0 {
             segments.append(
@@ -277,7 +300,7 @@ private struct Builder {
         inlineMarks = []
         hasSpeech = false
         spokenTail = ""
-        body = open.compactMap(\.openingTag).joined()
+        body = forwarded.compactMap(\.openingTag).joined()
     }
 
     mutating func finish() -> [SpeechSegment] {
@@ -312,16 +335,19 @@ public enum SSMLText {
         guard text.utf8.contains(where: { $0 == 0x26 || $0 == 0x3C || $0 == 0x3E || (quotes && $0 == 0x22) }) else {
             return text
         }
-        var result = String.UnicodeScalarView()
+        // String appends, not `UnicodeScalarView.append(contentsOf:)`, which copies the whole view
+        // on every call (a megabyte of `<` took minutes).
+        var result = ""
+        result.reserveCapacity(text.utf8.count + text.utf8.count / 4)
         for scalar in text.unicodeScalars {
             switch scalar {
-            case "&": result.append(contentsOf: "&amp;".unicodeScalars)
-            case "<": result.append(contentsOf: "&lt;".unicodeScalars)
-            case ">": result.append(contentsOf: "&gt;".unicodeScalars)
-            case "\"" where quotes: result.append(contentsOf: "&quot;".unicodeScalars)
-            default: result.append(scalar)
+            case "&": result += "&amp;"
+            case "<": result += "&lt;"
+            case ">": result += "&gt;"
+            case "\"" where quotes: result += "&quot;"
+            default: result.unicodeScalars.append(scalar)
             }
         }
-        return String(result)
+        return result
     }
 }

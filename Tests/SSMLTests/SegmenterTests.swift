@@ -221,3 +221,54 @@ import Testing
     #expect(Segmenter.breakMilliseconds([SSMLAttribute(name: "time", value: "99999s")]) == 60_000)
     #expect(Segmenter.breakMilliseconds([SSMLAttribute(name: "strength", value: "none")]) == 0)
 }
+
+/// Markup that made reading quadratic in its length: unclosed comments, CDATA sections,
+/// instructions and declarations (every `<` searched the rest of the text again), deep nesting
+/// (every start tag counted the open elements), unmatched end tags (each searched them all), and
+/// text full of `<` and `&` (escaping copied the text so far at each one). A megabyte of each
+/// took from seconds to minutes; linear, each takes well under a second even in a debug build.
+/// The time limit is a hang guard for a regression, not a measurement.
+@Test(
+    .timeLimit(.minutes(1)),
+    arguments: [
+        ("unclosed comments", String(repeating: "<!--", count: 250_000)),
+        ("unclosed CDATA", String(repeating: "<![CDATA[", count: 110_000)),
+        ("unclosed instructions", String(repeating: "<?", count: 500_000)),
+        ("unclosed declarations", String(repeating: "<!x", count: 330_000)),
+        ("unclosed internal subsets", String(repeating: "<!x [", count: 200_000)),
+        ("unclosed quotes", String(repeating: "<a b=\"", count: 160_000)),
+        ("angles and ampersands", String(repeating: "<&", count: 500_000)),
+    ])
+func `a megabyte of unclosed markup is read as text, in linear time`(what: String, source: String) {
+    // (Compared as Booleans: a failure must not print a megabyte.)
+    let tokens = SSMLReader.tokens(of: source)
+    #expect(
+        tokens == [.text(source)],
+        "\(what): \(tokens.count) tokens, the first \(String(describing: tokens.first).prefix(80))")
+    // Without `<speak>`: its closing `>` would end an unclosed declaration (as it should).
+    let segments = Segmenter().segments(of: source)
+    #expect(segments.count == 1, "\(what)")
+    let isEscapedSource = segments.first?.markup == "<speak>\(SSMLText.escape(source))</speak>"
+    #expect(isEscapedSource, "\(what): \(String(describing: segments.first?.markup).prefix(80))")
+}
+
+@Test(.timeLimit(.minutes(1)))
+func `nesting a hundred thousand deep and as many unmatched end tags are read in linear time`() {
+    let depth = 100_000
+    let nested =
+        String(repeating: "<prosody rate=\"fast\">", count: depth) + "deep"
+        + String(repeating: "</prosody>", count: depth)
+    let segments = Segmenter().segments(of: "<speak>\(nested)</speak>")
+    // Only the outermost `maximumForwardedDepth` (32) elements reach the engine, all closed again.
+    let expected =
+        String(repeating: "<prosody rate=\"fast\">", count: 32) + "deep" + String(repeating: "</prosody>", count: 32)
+    #expect(segments.map(\.markup) == ["<speak>\(expected)</speak>"])
+
+    let unmatched = String(repeating: "<x>", count: depth) + "word" + String(repeating: "</y>", count: depth)
+    #expect(Segmenter().segments(of: "<speak>\(unmatched)</speak>").map(\.markup) == ["<speak>word</speak>"])
+}
+
+@Test func `a DOCTYPE's internal subset may hold a greater-than sign; a declaration without one ends at it`() {
+    #expect(SSMLReader.tokens(of: "<!DOCTYPE s [<!ENTITY g \">\"> ] >a") == [.text("a")])
+    #expect(SSMLReader.tokens(of: "<!DOCTYPE s>b<!x [ ]") == [.text("b<!x [ ]")])
+}
