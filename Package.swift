@@ -45,19 +45,20 @@ let package = Package(
         .target(name: "Voices", swiftSettings: upcoming),
 
         // I/O layers.
-        .target(name: "AudioOutput", dependencies: ["CALSA", "CUtterShims"], swiftSettings: upcoming),
+        .target(name: "Locking", swiftSettings: upcoming),
+        .target(name: "AudioOutput", dependencies: ["CALSA", "CUtterShims", "Locking"], swiftSettings: upcoming),
         .target(name: "SoundFiles", dependencies: ["CSndFile", "CSoxr"], swiftSettings: upcoming),
         .target(
             name: "Speech",
             dependencies: [
-                "CEspeakNG", "CUtterShims", "AudioOutput", "SoundFiles", "SSML", "Voices",
+                "CEspeakNG", "CUtterShims", "AudioOutput", "Locking", "SoundFiles", "SSML", "Voices",
                 .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: upcoming),
         .target(
             name: "UtterModule",
             dependencies: [
-                "ModuleProtocol", "SSML", "Configuration", "Voices", "AudioOutput", "Speech", "CUtterShims",
+                "ModuleProtocol", "SSML", "Configuration", "Voices", "AudioOutput", "Speech", "CUtterShims", "Locking",
                 .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: upcoming),

@@ -1,5 +1,6 @@
 internal import CUtterShims
 import Glibc
+import Locking
 import Synchronization
 
 /// Plays Int16 mono samples through ALSA on its own real-time thread and reports what has been heard.
@@ -16,8 +17,8 @@ import Synchronization
 public final class AudioOutput: Sendable {
     let ring: SampleRing
     let shared: RenderShared
-    private let producer: Mutex<ProducerState>
-    private let thread = Mutex<ThreadSlot>(ThreadSlot())
+    private let producer: Locked<ProducerState>
+    private let thread = Locked<ThreadSlot>(ThreadSlot())
     /// Half a period in nanoseconds: how long the producer sleeps while the ring is full.
     private let fullRingNap: Int
 
@@ -46,7 +47,7 @@ public final class AudioOutput: Sendable {
         precondition(renderWakeFD >= 0, "Utter could not create an eventfd for the render thread (errno \(errno))")
         self.ring = SampleRing(capacity: configuration.ringCapacity)
         self.shared = RenderShared(renderWakeFD: renderWakeFD, controlWakeFD: controlWakeFD)
-        self.producer = Mutex(ProducerState(configuration: configuration))
+        self.producer = Locked(ProducerState(configuration: configuration))
         let rate = configuration.sampleRate > 0 ? configuration.sampleRate : 22050
         self.fullRingNap = max(configuration.periodFrames, 1) * 500_000_000 / rate
     }

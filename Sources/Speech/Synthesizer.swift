@@ -1,6 +1,7 @@
 public import AudioOutput
 import CUtterShims
 import Glibc
+import Locking
 public import Logging
 import SSML
 import SoundFiles
@@ -9,8 +10,8 @@ import Synchronization
 /// The synth thread: runs every espeak-ng call, writes samples into the audio ring and reports
 /// marks and ends at their sample positions.
 public final class Synthesizer: Sendable {
-    private let queue = Mutex<[SynthesisJob]>([])
-    private let events = Mutex<[SynthesisEvent]>([])
+    private let queue = Locked<[SynthesisJob]>([])
+    private let events = Locked<[SynthesisEvent]>([])
     /// Every job with an id up to this one is cancelled.
     private let cancelledThrough = Atomic<UInt64>(0)
     private let isShuttingDown = Atomic<Bool>(false)
@@ -20,7 +21,7 @@ public final class Synthesizer: Sendable {
     private let controlWakeFD: Int32
     private let audio: AudioOutput
     private let logger: Logger
-    private let thread = Mutex<pthread_t?>(nil)
+    private let thread = Locked<pthread_t?>(nil)
     private let engineBox: EngineBox
     /// Segments longer than this are aborted when cancelled; shorter ones run to their end.
     static let abortableSegmentBytes = 4096

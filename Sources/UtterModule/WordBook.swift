@@ -1,5 +1,6 @@
 import Configuration
 import Glibc
+import Locking
 public import Logging
 import Synchronization
 public import Voices
@@ -11,8 +12,8 @@ public final class WordBook: Sendable {
     private let keyFolders: [String]
     private let symbolsFolder: String
     private let logger: Logger
-    private let keyTables = Mutex<[String: [String: String]]>([:])
-    private let symbolTables = Mutex<[String: [String: String]]>([:])
+    private let keyTables = Locked<[String: [String: String]]>([:])
+    private let symbolTables = Locked<[String: [String: String]]>([:])
 
     public init(keyFolders: [String], symbolsFolder: String, logger: Logger) {
         self.keyFolders = keyFolders
