@@ -254,11 +254,20 @@ public enum SSMLReader {
         scalar == " " || scalar == "\t" || scalar == "\n" || scalar == "\r"
     }
 
+    // Markup names are nearly always ASCII; the Unicode property lookups cost a table search per
+    // scalar, which was the largest single cost of reading a short SSML text.
     private static func isNameStartScalar(_ scalar: Unicode.Scalar) -> Bool {
-        scalar.properties.isAlphabetic || scalar == "_" || scalar == ":"
+        if scalar.isASCII {
+            let value = scalar.value | 0x20
+            return (value >= 0x61 && value <= 0x7A) || scalar == "_" || scalar == ":"
+        }
+        return scalar.properties.isAlphabetic
     }
 
     private static func isNameScalar(_ scalar: Unicode.Scalar) -> Bool {
-        isNameStartScalar(scalar) || scalar.properties.numericType != nil || scalar == "-" || scalar == "."
+        if scalar.isASCII {
+            return isNameStartScalar(scalar) || (scalar >= "0" && scalar <= "9") || scalar == "-" || scalar == "."
+        }
+        return scalar.properties.isAlphabetic || scalar.properties.numericType != nil
     }
 }
