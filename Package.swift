@@ -14,7 +14,7 @@ let package = Package(
         .executable(name: "sd_utter", targets: ["sd_utter"]),
         .executable(name: "utter", targets: ["utter"]),
         // The pure layers, for the fuzzers in Fuzz/.
-        .library(name: "UtterPureLayers", targets: ["ModuleProtocol", "SSML", "Configuration"]),
+        .library(name: "UtterPureLayers", targets: ["ModuleProtocol", "SSML", "Configuration", "Voices"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),

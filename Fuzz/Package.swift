@@ -15,5 +15,7 @@ let package = Package(
             name: "SSMLFuzzer", dependencies: [.product(name: "UtterPureLayers", package: "Utter")]),
         .executableTarget(
             name: "ConfigurationFuzzer", dependencies: [.product(name: "UtterPureLayers", package: "Utter")]),
+        .executableTarget(
+            name: "ClipVoiceFuzzer", dependencies: [.product(name: "UtterPureLayers", package: "Utter")]),
     ]
 )

@@ -13,10 +13,14 @@ public struct SoundFileError: Error, CustomStringConvertible, Equatable {
 public struct SoundClip: Equatable, Sendable {
     public var samples: [Int16]
     public var sampleRate: Int
+    /// The file announced more audio than it held (cut short, as while it is being copied):
+    /// the clip is what could be read.
+    public var isCutShort: Bool
 
-    public init(samples: [Int16], sampleRate: Int) {
+    public init(samples: [Int16], sampleRate: Int, isCutShort: Bool = false) {
         self.samples = samples
         self.sampleRate = sampleRate
+        self.isCutShort = isCutShort
     }
 
     /// The clip's length in seconds.
@@ -39,6 +43,12 @@ public struct SoundClip: Equatable, Sendable {
         guard Double(info.frames) <= maximumSeconds * Double(info.samplerate) else {
             throw SoundFileError(path: path, reason: "it is longer than \(Int(maximumSeconds)) seconds")
         }
+        // For a WAV file cut short libsndfile counts only the frames there are; its log keeps
+        // what the header said: "data : 44100 (should be 22050)".
+        var log = [CChar](repeating: 0, count: 2048)
+        _ = sf_command(file, Int32(SFC_GET_LOG_INFO), &log, Int32(log.count))
+        let headerDisagrees = String(decoding: log.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+            .split(separator: "\n").contains { $0.hasPrefix("data") && $0.contains("(should be") }
         var interleaved = [Float](repeating: 0, count: Int(info.frames) * channels)
         let read = interleaved.withUnsafeMutableBufferPointer {
             Int(sf_readf_float(file, $0.baseAddress, info.frames))
@@ -57,7 +67,10 @@ public struct SoundClip: Equatable, Sendable {
             mono = try resample(mono, from: Int(info.samplerate), to: sampleRate, path: path)
         }
         return SoundClip(
-            samples: mono.map { Int16(max(-1, min(1, $0)) * Float(Int16.max)) }, sampleRate: sampleRate)
+            // libsndfile reads 16-bit samples as x / 32768: scaling back by the same power of two,
+            // rounded, gives every sample of a 16-bit file at the output rate back bit for bit.
+            samples: mono.map { Int16(max(-32768, min(32767, ($0 * 32768).rounded()))) }, sampleRate: sampleRate,
+            isCutShort: headerDisagrees || read < Int(info.frames))
     }
 
     private static func resample(

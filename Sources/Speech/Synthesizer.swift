@@ -257,7 +257,9 @@ extension Synthesizer {
     ) -> SoundClip? {
         let candidates = SoundLocator.candidates(for: source, folders: job.soundFolders)
         let why: String
-        switch clips.firstClip(among: candidates, sampleRate: sampleRate) {
+        let found = clips.firstClip(among: candidates, sampleRate: sampleRate)
+        logNotices(&clips)
+        switch found {
         case .success(let clip): return clip
         case .failure(let problem):
             why = candidates.isEmpty ? "not a file path or a name in the sound folders" : problem.description
@@ -268,11 +270,18 @@ extension Synthesizer {
         return nil
     }
 
+    fileprivate func logNotices(_ clips: inout ClipCache) {
+        for notice in clips.notices { logger.warning("\(notice)") }
+        clips.notices.removeAll()
+    }
+
     /// Plays the first of the job's sound files that can be read; ends the job in any case.
     fileprivate func play(_ job: SynthesisJob, clips: inout ClipCache, sampleRate: Int) {
         let start = beginJob(job)
         report([.audioStart(job: job.id, position: start)])
-        switch clips.firstClip(among: job.soundFiles, sampleRate: sampleRate) {
+        let found = clips.firstClip(among: job.soundFiles, sampleRate: sampleRate)
+        logNotices(&clips)
+        switch found {
         case .success(let clip):
             var writer = JobWriter(job: job, audio: audio)
             let end = audio.writePosition + UInt64(clip.samples.count)
@@ -289,16 +298,21 @@ extension Synthesizer {
     }
 }
 
-/// Decoded sound files, kept so a sound icon plays at once the next time. A file whose size or
-/// modification time changed since it was decoded (replaced, truncated) is decoded again.
+/// Decoded sound files, kept so a sound icon or a clip voice's clip plays at once the next time.
+/// A file whose size or modification time changed since it was decoded (replaced, truncated) is
+/// decoded again. Bounded by the samples it holds (a clip voice may have thousands of clips).
 private struct ClipCache {
-    static let capacity = 64
+    /// 16 Mi samples: 32 MiB, twelve minutes of clips at 22,050 Hz.
+    static let capacity = 16 << 20
+    private var samples = 0
     private struct Entry {
         var clip: SoundClip
         var size: Int
         var modified: timespec
     }
     private var entries: [String: Entry] = [:]
+    /// What the log should say about the files decoded since the last look (taken by the caller).
+    var notices: [String] = []
 
     /// Why none of a list of candidate files could be played.
     struct NoClip: Error, CustomStringConvertible {
@@ -327,10 +341,21 @@ private struct ClipCache {
         {
             return entry.clip
         }
-        entries[path] = nil
+        if let stale = entries.removeValue(forKey: path) { samples -= stale.clip.samples.count }
         let clip = try SoundClip.load(path, sampleRate: sampleRate, maximumSeconds: 30)
-        if entries.count >= Self.capacity { entries.removeAll() }
-        if known { entries[path] = Entry(clip: clip, size: Int(info.st_size), modified: info.st_mtim) }
+        if clip.isCutShort {
+            notices.append(
+                "\(path) is cut short (its header announces more audio than it holds); playing the \(clip.samples.count * 1000 / max(1, sampleRate)) ms it has"
+            )
+        }
+        guard known else { return clip }
+        // Making room drops whichever entries come first: no order to keep up on every play.
+        while samples + clip.samples.count > Self.capacity, let victim = entries.first {
+            samples -= victim.value.clip.samples.count
+            entries.removeValue(forKey: victim.key)
+        }
+        entries[path] = Entry(clip: clip, size: Int(info.st_size), modified: info.st_mtim)
+        samples += clip.samples.count
         return clip
     }
 }

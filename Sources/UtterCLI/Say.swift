@@ -39,7 +39,12 @@ extension UtterCommand {
         func run() throws {
             let logSink = LogSink(level: .warning)
             let engine = try EspeakEngine()
-            let catalogue = VoiceCatalogue(voices: engine.voices())
+            let espeakVoices = engine.voices()
+            let catalogue = VoiceCatalogue(
+                voices: espeakVoices
+                    + VoiceLibrary.clipVoices(
+                        configuration: UtterConfiguration(), espeakVoices: espeakVoices,
+                        logger: logSink.logger(label: "utter")))
             if let voice, catalogue.voice(named: voice) == nil {
                 throw ValidationError("No voice is called '\(voice)'. Run 'utter voices' to see them.")
             }

@@ -1,5 +1,8 @@
 import ArgumentParser
+import Configuration
+import Logging
 import Speech
+import UtterModule
 import Voices
 
 extension UtterCommand {
@@ -12,7 +15,13 @@ extension UtterCommand {
 
         func run() throws {
             let engine = try EspeakEngine()
-            let catalogue = VoiceCatalogue(voices: engine.voices())
+            let espeakVoices = engine.voices()
+            let logSink = LogSink(level: .warning)
+            let catalogue = VoiceCatalogue(
+                voices: espeakVoices
+                    + VoiceLibrary.clipVoices(
+                        configuration: UtterConfiguration(), espeakVoices: espeakVoices,
+                        logger: logSink.logger(label: "utter")))
             if let language, LanguageTag(language) == nil {
                 throw ValidationError("'\(language)' is not a language tag; try one like 'de' or 'en-GB'.")
             }

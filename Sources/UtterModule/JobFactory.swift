@@ -28,9 +28,15 @@ public struct JobFactory: Sendable {
                 synthesisVoice: settings.synthesisVoice, language: settings.language,
                 defaultVoice: configuration.defaultVoice, defaultLanguage: configuration.defaultLanguage)
         else { return nil }
-        let engineVoice: String
+        var engineVoice: String
+        var clips: ClipVoice?
         switch voice.kind {
-        case .espeak(let engineName): engineVoice = engineName
+        case .espeak(let engineName):
+            engineVoice = engineName
+        case .clips(let clipVoice):
+            clips = clipVoice
+            // With no fallback, the engine only reads a clip's name if the clip is gone: nothing.
+            engineVoice = clipVoice.fallbackEngineName ?? fallbackEngineVoice(for: voice)
         }
         let variant = settings.voiceType.flatMap { configuration.voiceTypeVariants[$0.rawValue] }
         var parameters = parameters(for: settings)
@@ -45,15 +51,34 @@ public struct JobFactory: Sendable {
             case .icon: .icon(configuration.capitalIcon)
             }
         let language = messageLanguage(voice: voice, settings: settings)
+        var markup = ssml(for: kind, text: text, language: language, capitals: capitals)
+        let spells = settings.spelling && kind == .speak
+        if let clips, kind == .speak, !spells {
+            markup = ClipMarkup.replacingPhrases(in: markup, keepsOtherText: clips.fallbackEngineName != nil) {
+                clips.phrases.matches(in: $0).map { ($0.range, $0.clip) }
+            }
+        }
         let job = SynthesisJob(
-            id: id, ssml: ssml(for: kind, text: text, language: language, capitals: capitals),
+            id: id, ssml: markup,
             engineVoice: engineVoice, variant: variant, parameters: parameters,
             gain: Float(settings.volume + 100) / 200,
             segmenter: Segmenter(
-                spellsText: settings.spelling && kind == .speak, capitals: capitals, engineVoiceNames: engineVoiceNames),
+                spellsText: spells, capitals: capitals, engineVoiceNames: engineVoiceNames),
             soundFiles: kind == .soundIcon ? soundIconFiles(named: text) : [],
             soundFolders: configuration.soundIconFolders)
         return (job, voice, reason)
+    }
+
+    /// An espeak-ng voice for a clip voice's language, for the rare text it cannot leave out.
+    private func fallbackEngineVoice(for voice: Voice) -> String {
+        let language = voice.primaryLanguages.first?.tag
+        for candidate in catalogue.voices where candidate.languages.contains(where: { $0.tag == language }) {
+            if case .espeak(let engineName) = candidate.kind { return engineName }
+        }
+        for candidate in catalogue.voices {
+            if case .espeak(let engineName) = candidate.kind { return engineName }
+        }
+        return "en"
     }
 
     /// The language words are spoken in: the message's language where the chosen voice speaks it

@@ -204,7 +204,10 @@ public final class ModuleServer {
             send(.initializationFailed(reason: "\(error)"))
             return
         }
-        let voices = engine.voices()
+        let espeakVoices = engine.voices()
+        let clipVoices = VoiceLibrary.clipVoices(
+            configuration: configuration, espeakVoices: espeakVoices, logger: logSink.logger(label: "utter.voices"))
+        let voices = espeakVoices + clipVoices
         let catalogue = VoiceCatalogue(voices: voices)
         let audio = AudioOutput(configuration: audioConfiguration(sampleRate: engine.sampleRate), controlWakeFD: wakeFD)
         if let priorityProblem = audio.start() {
@@ -216,7 +219,9 @@ public final class ModuleServer {
         runtime = Runtime(
             factory: JobFactory(configuration: configuration, catalogue: catalogue, words: wordBook()), audio: audio,
             synthesizer: synthesizer)
-        logger.notice("initialised: \(voices.count) espeak-ng voices, \(catalogue.listings.count) voice list entries")
+        logger.notice(
+            "initialised: \(espeakVoices.count) espeak-ng voices, \(clipVoices.count) clip voices, \(catalogue.listings.count) voice list entries"
+        )
         send(.initialized(details: ["Utter: \(voices.count) voices ready."]))
     }
 

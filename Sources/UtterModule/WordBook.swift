@@ -85,15 +85,6 @@ public final class WordBook: Sendable {
     /// The standard folders of key name tables: `$XDG_DATA_HOME/utter/keys`, then `utter/keys`
     /// in each of `$XDG_DATA_DIRS`, as the XDG base directory specification orders them.
     public static func standardKeyFolders(environment: (String) -> String?) -> [String] {
-        var folders: [String] = []
-        if let dataHome = environment("XDG_DATA_HOME"), dataHome.hasPrefix("/") {
-            folders.append(dataHome)
-        } else if let home = environment("HOME"), home.hasPrefix("/") {
-            folders.append(home + "/.local/share")
-        }
-        let dataDirectories =
-            environment("XDG_DATA_DIRS").flatMap { $0.isEmpty ? nil : $0 } ?? "/usr/local/share:/usr/share"
-        folders += dataDirectories.split(separator: ":").map(String.init).filter { $0.hasPrefix("/") }
-        return folders.map { $0 + "/utter/keys" }
+        standardDataFolders("utter/keys", environment: environment)
     }
 }

@@ -4,6 +4,8 @@ public struct Voice: Equatable, Sendable {
     public enum Kind: Equatable, Sendable {
         /// An espeak-ng voice, named as `espeak_SetVoiceByName` takes it.
         case espeak(engineName: String)
+        /// Recorded clips for the phrases they hold; the rest spoken by a fallback voice.
+        case clips(ClipVoice)
     }
 
     /// A language the voice speaks, with espeak-ng's priority (lower is better).
@@ -40,4 +42,21 @@ public struct Voice: Equatable, Sendable {
 
     /// Every language, primary ones first.
     public var languages: [Language] { primaryLanguages + supportedLanguages }
+}
+
+/// A voice made of recorded clips: a folder of sound files and the phrases each one says.
+public struct ClipVoice: Equatable, Sendable {
+    /// The folder the clips are in.
+    public var folder: String
+    /// Phrase → clip file (an absolute path).
+    public var phrases: PhraseBook
+    /// The espeak-ng voice (as `espeak_SetVoiceByName` takes it) that speaks what no clip covers;
+    /// nil when that text is not spoken at all.
+    public var fallbackEngineName: String?
+
+    public init(folder: String, phrases: PhraseBook, fallbackEngineName: String?) {
+        self.folder = folder
+        self.phrases = phrases
+        self.fallbackEngineName = fallbackEngineName
+    }
 }

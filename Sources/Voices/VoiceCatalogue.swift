@@ -72,10 +72,12 @@ public struct VoiceCatalogue: Sendable {
 
     /// Every name a client may give a voice (listing name, voice name, identifier; lowercased),
     /// with the engine's name for that voice, for `<voice name>` in SSML.
+    /// A clip voice stands for its fallback voice there: SSML cannot switch clips on mid-text.
     public var engineVoiceNames: [String: String] {
-        voiceIndexByName.mapValues { index in
+        voiceIndexByName.compactMapValues { index in
             switch voices[index].kind {
             case .espeak(let engineName): engineName
+            case .clips(let clips): clips.fallbackEngineName
             }
         }
     }

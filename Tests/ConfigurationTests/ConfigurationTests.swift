@@ -68,11 +68,7 @@ import Testing
 
 @Test func `the shipped utter.conf reads cleanly, with every example uncommented too`() throws {
     let path = String(#filePath.dropLast("Tests/ConfigurationTests/ConfigurationTests.swift".count)) + "conf/utter.conf"
-    var bytes: [UInt8] = []
-    let file = try #require(fopen(path, "re"), "cannot open \(path)")
-    defer { fclose(file) }
-    while case let byte = fgetc(file), byte != EOF { bytes.append(UInt8(byte)) }
-    let text = String(decoding: bytes, as: UTF8.self)
+    let text = try #require(readWholeFile(path), "cannot open \(path)")
     let (shipped, shippedIssues) = UtterConfiguration.parse(text)
     #expect(shippedIssues.isEmpty)
     #expect(shipped == UtterConfiguration(), "the shipped file only documents the defaults")
@@ -87,4 +83,13 @@ import Testing
     #expect(examples.voiceTypeVariants == UtterConfiguration().voiceTypeVariants)
     #expect(examples.normalRate == UtterConfiguration().normalRate)
     #expect(examples.periodMilliseconds == UtterConfiguration().periodMilliseconds)
+}
+
+/// The text of the file at `path`, or nil when it cannot be opened.
+func readWholeFile(_ path: String) -> String? {
+    guard let file = fopen(path, "re") else { return nil }
+    defer { fclose(file) }
+    var bytes: [UInt8] = []
+    while case let byte = fgetc(file), byte != EOF { bytes.append(UInt8(byte)) }
+    return String(decoding: bytes, as: UTF8.self)
 }

@@ -89,7 +89,8 @@ final class ServerRig {
     /// The environment given to the server (and so to the module) and to clients.
     let environment: [String: String]
 
-    init(_ name: String, device: Device) async throws {
+    /// `prepare` runs in the rig's folder (the server's `HOME`) before the server starts.
+    init(_ name: String, device: Device, prepare: (URL) throws -> Void = { _ in }) async throws {
         self.name = name
         module = try Paths.moduleBinary()
         let base = URL(fileURLWithPath: NSTemporaryDirectory())
@@ -155,6 +156,7 @@ final class ServerRig {
                 \(sink)
 
                 """, to: ".asoundrc")
+            try prepare(dir)
             try await startServer()
         } catch {
             failed = true
@@ -456,9 +458,10 @@ final class ServerRig {
 
 /// Runs `body` against a fresh rig; always tears it down, printing logs if anything failed.
 func withServer(
-    _ name: String, device: ServerRig.Device, _ body: (ServerRig) async throws -> Void
+    _ name: String, device: ServerRig.Device, prepare: (URL) throws -> Void = { _ in },
+    _ body: (ServerRig) async throws -> Void
 ) async throws {
-    let rig = try await ServerRig(name, device: device)
+    let rig = try await ServerRig(name, device: device, prepare: prepare)
     do {
         try await body(rig)
     } catch {

@@ -1,0 +1,61 @@
+import Configuration
+import SSML
+import Voices
+
+/// Reads the input as a clip voice manifest, then (after a line `%%`) a message spoken with it.
+/// The manifest must never trap and name only real lines; the phrases found must be in order,
+/// apart, and each found again on its own; replacing them by clips must keep every mark, in order.
+@_cdecl("LLVMFuzzerTestOneInput")
+public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> Int32 {
+    let input = String(decoding: UnsafeBufferPointer(start: data, count: size), as: UTF8.self)
+    let parts = input.split(separator: "\n%%\n", maxSplits: 1, omittingEmptySubsequences: false)
+    let manifestText = String(parts[0])
+    let message = parts.count > 1 ? String(parts[1]) : manifestText
+
+    let lineCount = manifestText.split(separator: "\n", omittingEmptySubsequences: false).count
+    let (result, issues) = ClipVoiceManifest.parse(manifestText)
+    for issue in issues {
+        precondition(issue.lineNumber >= 1 && issue.lineNumber <= lineCount, "issue at line \(issue.lineNumber)")
+    }
+    let clips: [ClipVoiceManifest.Clip]
+    switch result {
+    case .success(let manifest):
+        precondition(!manifest.name.isEmpty && !manifest.primaryLanguages.isEmpty)
+        precondition(!manifest.name.unicodeScalars.contains { $0.properties.generalCategory == .control })
+        clips = manifest.clips
+    case .failure:
+        clips = []
+    }
+    // Without clips of its own, the message's words are the phrases: matches are then certain.
+    let phrases =
+        clips.isEmpty
+        ? message.split(whereSeparator: { $0.isWhitespace }).prefix(20).enumerated().map {
+            (String($0.element), "clip\($0.offset).wav")
+        } : clips.map { ($0.phrase, $0.file) }
+    let book = PhraseBook(phrases)
+
+    var end = message.startIndex
+    for match in book.matches(in: message) {
+        precondition(match.range.lowerBound >= end && match.range.lowerBound < match.range.upperBound)
+        end = match.range.upperBound
+        let alone = book.matches(in: String(message[match.range]))
+        precondition(
+            alone.count == 1 && alone[0].clip == match.clip
+                && String(message[match.range])[alone[0].range] == message[match.range],
+            "\(message[match.range].debugDescription) is not found again on its own")
+    }
+
+    var marks: [String] = []
+    for case .startTag(let name, let attributes, _) in SSMLReader.tokens(of: message) where name.lowercased() == "mark"
+    {
+        if let markName = attributes.first(where: { $0.name == "name" })?.value { marks.append(markName) }
+    }
+    for keepsOtherText in [true, false] {
+        let rewritten = ClipMarkup.replacingPhrases(in: message, keepsOtherText: keepsOtherText) { text in
+            book.matches(in: text).map { ($0.range, $0.clip) }
+        }
+        let reported = Segmenter().segments(of: rewritten).flatMap { $0.leadingMarks + $0.inlineMarks }
+        precondition(reported == marks, "marks \(marks) became \(reported) in \(rewritten.debugDescription)")
+    }
+    return 0
+}

@@ -1,0 +1,206 @@
+public import Configuration
+import Glibc
+public import Logging
+public import Voices
+
+/// Finds the clip voices installed in voice folders and makes them voices the catalogue offers.
+///
+/// A voice is a folder holding a manifest, `voice.conf` (see `ClipVoiceManifest`), and its clips.
+/// A voice folder is either such a folder itself or holds them as subfolders. Every problem is
+/// logged with the file and line it is in; a voice that cannot be used is left out with one line
+/// saying why, and the other voices are unaffected.
+public enum VoiceLibrary {
+    /// The manifest's file name inside a voice's folder.
+    public static let manifestName = "voice.conf"
+
+    /// Where voices are installed: `utter/voices` in the user's data folder (`$XDG_DATA_HOME`,
+    /// else `~/.local/share`), then in each of `$XDG_DATA_DIRS` (`/usr/local/share`, `/usr/share`).
+    public static func standardFolders(environment: (String) -> String?) -> [String] {
+        standardDataFolders("utter/voices", environment: environment)
+    }
+
+    /// The clip voices in the configured folders, or in the standard ones when none is configured.
+    public static func clipVoices(
+        configuration: UtterConfiguration, espeakVoices: [Voice], logger: Logger
+    ) -> [Voice] {
+        let configured = !configuration.voiceFolders.isEmpty
+        let folders =
+            configured
+            ? configuration.voiceFolders : standardFolders { getenv($0).map { String(cString: $0) } }
+        return clipVoices(in: folders, espeakVoices: espeakVoices, configured: configured, logger: logger)
+    }
+
+    /// The clip voices in `folders`. `espeakVoices` are the voices a fallback may name; names and
+    /// identifiers already taken by them (or by an earlier clip voice) are refused.
+    /// `configured` says whether the folders were named by the administrator, whose missing
+    /// folder deserves a warning, where a missing standard folder is normal.
+    public static func clipVoices(
+        in folders: [String], espeakVoices: [Voice], configured: Bool, logger: Logger
+    ) -> [Voice] {
+        let espeak = VoiceCatalogue(voices: espeakVoices)
+        var taken = Set(espeakVoices.flatMap { [$0.name.lowercased(), $0.identifier.lowercased()] })
+        var voices: [Voice] = []
+        for folder in folders {
+            let voiceFolders: [String]
+            if isReadableFile("\(folder)/\(manifestName)") {
+                voiceFolders = [folder]
+            } else {
+                switch subfolders(of: folder) {
+                case .success(let names):
+                    voiceFolders = names.map { "\(folder)/\($0)" }.filter { isFile("\($0)/\(manifestName)") }
+                case .failure(let error):
+                    if configured || error.code != ENOENT {
+                        logger.warning("voice folder \(folder) cannot be read (\(error)); its voices are left out")
+                    }
+                    continue
+                }
+            }
+            for voiceFolder in voiceFolders {
+                guard let voice = clipVoice(at: voiceFolder, espeak: espeak, logger: logger) else { continue }
+                guard !taken.contains(voice.name.lowercased()), !taken.contains(voice.identifier.lowercased())
+                else {
+                    logger.warning(
+                        "clip voice at \(voiceFolder) left out: its name \(voice.name.debugDescription) or identifier \(voice.identifier.debugDescription) is taken by another voice"
+                    )
+                    continue
+                }
+                taken.formUnion([voice.name.lowercased(), voice.identifier.lowercased()])
+                voices.append(voice)
+            }
+        }
+        return voices
+    }
+
+    /// The voice whose manifest is in `folder`, or nil (logged).
+    static func clipVoice(at folder: String, espeak: VoiceCatalogue, logger: Logger) -> Voice? {
+        let path = "\(folder)/\(manifestName)"
+        guard let text = readTextFile(path) else {
+            logger.warning("clip voice at \(folder) left out: \(path) cannot be read (\(Errno(errno)))")
+            return nil
+        }
+        let (parsed, issues) = ClipVoiceManifest.parse(text)
+        for issue in issues { logger.warning("\(path): \(issue)") }
+        let manifest: ClipVoiceManifest
+        switch parsed {
+        case .success(let value): manifest = value
+        case .failure(let failure):
+            logger.warning("clip voice at \(folder) left out: \(path): \(failure)")
+            return nil
+        }
+        func languages(_ tags: [String]) -> [Voice.Language] {
+            tags.compactMap { text in
+                guard let tag = LanguageTag(text) else {
+                    logger.warning("\(path): \(text.debugDescription) is not a language tag, skipped")
+                    return nil
+                }
+                // After every espeak-ng voice of the language: a clip voice is chosen by name.
+                return Voice.Language(tag: tag, priority: 100)
+            }
+        }
+        let primary = languages(manifest.primaryLanguages)
+        guard let language = primary.first else {
+            logger.warning("clip voice at \(folder) left out: \(path): no valid PrimaryLanguage")
+            return nil
+        }
+        var phrases: [(phrase: String, clip: String)] = []
+        for clip in manifest.clips {
+            let file = "\(folder)/\(clip.file)"
+            if clip.file.hasPrefix("/") || clip.file.split(separator: "/").contains("..") {
+                logger.warning(
+                    "\(path): line \(clip.lineNumber): clip \(clip.file.debugDescription) is not inside the voice's folder, skipped"
+                )
+            } else if !isReadableFile(file) {
+                logger.warning(
+                    "\(path): line \(clip.lineNumber): clip \(clip.file.debugDescription) cannot be read (\(Errno(errno))); \(clip.phrase.debugDescription) is spoken by the fallback voice"
+                )
+            } else {
+                phrases.append((clip.phrase, file))
+            }
+        }
+        let book = PhraseBook(phrases)
+        let fallback = fallbackEngineName(
+            manifest.fallback, language: language.tag, espeak: espeak, path: path, logger: logger)
+        logger.notice(
+            "clip voice \(manifest.name.debugDescription) from \(folder): \(book.count) phrases, fallback \(fallback ?? "none")"
+        )
+        return Voice(
+            name: manifest.name, identifier: manifest.identifier, primaryLanguages: primary,
+            supportedLanguages: languages(manifest.supportedLanguages),
+            kind: .clips(ClipVoice(folder: folder, phrases: book, fallbackEngineName: fallback)))
+    }
+
+    private static func fallbackEngineName(
+        _ fallback: ClipVoiceManifest.Fallback, language: LanguageTag, espeak: VoiceCatalogue, path: String,
+        logger: Logger
+    ) -> String? {
+        func engineName(_ voice: Voice) -> String? {
+            if case .espeak(let name) = voice.kind { return name }
+            return nil
+        }
+        switch fallback {
+        case .none:
+            return nil
+        case .espeak(let name):
+            if let voice = espeak.voice(named: name)
+                ?? espeak.voices.first(where: {
+                    engineName($0)?.lowercased() == name.lowercased()
+                })
+            {
+                return engineName(voice)
+            }
+            logger.warning(
+                "\(path): fallback voice \(name.debugDescription) is not an espeak-ng voice here; using the best one for \(language)"
+            )
+        case .languageDefault:
+            break
+        }
+        guard
+            let (voice, reason) = espeak.select(
+                synthesisVoice: nil, language: language.description, defaultVoice: nil, defaultLanguage: "en")
+        else { return nil }
+        if reason != .language && reason != .primaryLanguage {
+            logger.warning(
+                "\(path): no espeak-ng voice speaks \(language); text without clips is spoken by \(voice.name)")
+        }
+        return engineName(voice)
+    }
+
+    private static func isFile(_ path: String) -> Bool {
+        var info = stat()
+        return stat(path, &info) == 0 && (info.st_mode & S_IFMT) == S_IFREG
+    }
+
+    /// Whether `path` is a regular file this process may read; if not, `errno` says why.
+    private static func isReadableFile(_ path: String) -> Bool {
+        var info = stat()
+        guard stat(path, &info) == 0 else { return false }
+        guard (info.st_mode & S_IFMT) == S_IFREG else {
+            errno = EISDIR
+            return false
+        }
+        return access(path, R_OK) == 0
+    }
+
+    /// The names of the folders inside `folder`, sorted.
+    private static func subfolders(of folder: String) -> Result<[String], Errno> {
+        guard let directory = opendir(folder) else { return .failure(Errno(errno)) }
+        defer { closedir(directory) }
+        var names: [String] = []
+        while let entry = readdir(directory) {
+            let name = withUnsafeBytes(of: entry.pointee.d_name) { bytes in
+                String(decoding: bytes.prefix { $0 != 0 }, as: UTF8.self)
+            }
+            guard name != ".", name != ".." else { continue }
+            var info = stat()
+            if stat("\(folder)/\(name)", &info) == 0, (info.st_mode & S_IFMT) == S_IFDIR { names.append(name) }
+        }
+        return .success(names.sorted())
+    }
+}
+
+/// An `errno` value that prints as its message.
+struct Errno: Error, CustomStringConvertible {
+    var code: Int32
+    init(_ code: Int32) { self.code = code }
+    var description: String { String(cString: strerror(code)) }
+}

@@ -1,0 +1,204 @@
+import Glibc
+import Testing
+
+/// A folder of clip voices inside the rig: "Greeter" says "hello" and "good morning" with two
+/// tones, everything else with espeak-ng's American English.
+private struct ClipRig: ~Copyable {
+    let rig = CaptureRig()
+    var voices: String { rig.folder + "/voices" }
+    var greeter: String { voices + "/greeter" }
+    var configuration: String { rig.folder + "/utter.conf" }
+
+    init(fallback: String = "Fallback \"espeak-ng\" \"English (America)\"", extraClips: String = "") {
+        mkdir(rig.folder + "/voices", 0o755)
+        mkdir(rig.folder + "/voices/greeter", 0o755)
+        writeTone(rig.folder + "/voices/greeter/hello.wav", frequency: 441, seconds: 0.5, amplitude: 12000)
+        writeTone(rig.folder + "/voices/greeter/good-morning.wav", frequency: 882, seconds: 0.7, amplitude: 9000)
+        writeFile(
+            rig.folder + "/voices/greeter/voice.conf",
+            """
+            Name "Greeter"
+            Identifier "org.example.greeter"
+            PrimaryLanguage "en-US"
+            SupportedLanguages "en-GB"
+            \(fallback)
+            Clip "hello" "hello.wav"
+            Clip "good morning" "good-morning.wav"
+            \(extraClips)
+
+            """)
+        writeFile(rig.folder + "/utter.conf", "VoiceFolder \"\(rig.folder)/voices\"\n")
+    }
+
+    func start() throws -> ModuleProcess { try startModule(rig, configurationPath: configuration) }
+
+    /// The samples of one of the voice's clips as the module plays them (22,050 Hz, unscaled).
+    func clip(_ name: String) -> [Int16] {
+        let bytes = readFile(greeter + "/" + name) ?? []
+        return stride(from: 44, to: bytes.count - 1, by: 2).map {
+            Int16(bitPattern: UInt16(bytes[$0]) | UInt16(bytes[$0 + 1]) << 8)
+        }
+    }
+}
+
+/// Where `clip` occurs, sample for sample, in `samples`.
+private func position(of clip: [Int16], in samples: [Int16]) -> Int? {
+    guard clip.count > 100, samples.count >= clip.count else { return nil }
+    let probe = Array(clip[1..<9])
+    var start = 0
+    while start + clip.count <= samples.count {
+        if samples[start + 1] == probe[0], Array(samples[(start + 1)..<(start + 9)]) == probe,
+            samples[start..<(start + clip.count)].elementsEqual(clip)
+        {
+            return start
+        }
+        start += 1
+    }
+    return nil
+}
+
+private let greeterSettings = settingsBlock(synthesisVoice: "Greeter")
+
+@Test func `a clip voice is listed under each of its languages and selected by name or identifier`() throws {
+    let clips = ClipRig()
+    let module = try clips.start()
+    module.send("LIST VOICES en-GB\n")
+    let list = try #require(module.expect("200 OK VOICE LIST SENT\n"))
+    #expect(list.contains("200-Greeter [en-GB]\ten-GB\tnone\n"), "\(list)")
+    module.send("LIST VOICES en-US\n")
+    #expect(try #require(module.expect("200 OK VOICE LIST SENT\n")).contains("200-Greeter\ten-US\tnone\n"))
+    speak(module, "<speak>hello</speak>", settings: settingsBlock(synthesisVoice: "org.example.greeter"))
+    #expect(module.expect("702 END\n") == "701 BEGIN\n702 END\n")
+    #expect(module.quit() == 0)
+    let found = position(of: clips.clip("hello.wav"), in: clips.rig.samples())
+    #expect(found != nil, "the clip is played sample for sample")
+    #expect(clips.rig.log.contains("clip voice \"Greeter\" from \(clips.greeter): 2 phrases"), "\(clips.rig.log)")
+}
+
+@Test func `phrases play their clips in order, the rest is spoken by the fallback, marks arrive in order`() throws {
+    let clips = ClipRig()
+    let module = try clips.start()
+    speak(
+        module, "<speak>Hello <mark name=\"a\"/>Anna. Good   morning<mark name=\"b\"/> to you.</speak>",
+        settings: greeterSettings)
+    #expect(module.expect("702 END\n") == "701 BEGIN\n700-a\n700 INDEX MARK\n700-b\n700 INDEX MARK\n702 END\n")
+    #expect(module.quit() == 0)
+    let samples = clips.rig.samples()
+    let helloAt = position(of: clips.clip("hello.wav"), in: samples)
+    let morningAt = position(of: clips.clip("good-morning.wav"), in: samples)
+    let hello = try #require(helloAt)
+    let morning = try #require(morningAt)
+    #expect(hello < morning)
+    // "Anna." between the clips and "to you." after them are spoken by espeak-ng.
+    let between = samples[(hello + clips.clip("hello.wav").count)..<morning]
+    #expect(between.count > 4000 && rms(between) > 500, "\(between.count) samples at \(rms(between)) between the clips")
+    let after = samples[(morning + clips.clip("good-morning.wav").count)...]
+    #expect(after.count > 4000 && rms(after) > 500, "\(after.count) samples at \(rms(after)) after the clips")
+}
+
+@Test func `without a fallback only the clips are heard`() throws {
+    let clips = ClipRig(fallback: "Fallback none")
+    let module = try clips.start()
+    speak(module, "<speak>Well, hello there. Good morning!</speak>", settings: greeterSettings)
+    #expect(module.expect("702 END\n") == "701 BEGIN\n702 END\n")
+    #expect(module.quit() == 0)
+    let samples = clips.rig.samples()
+    let hello = clips.clip("hello.wav")
+    let morning = clips.clip("good-morning.wav")
+    let helloAt = position(of: hello, in: samples)
+    let morningAt = position(of: morning, in: samples)
+    #expect(helloAt == 0)
+    #expect(morningAt == hello.count)
+    #expect(samples.count == hello.count + morning.count, "\(samples.count) samples")
+}
+
+@Test func `broken voices are left out with a reason, good ones and the espeak-ng voices stay`() throws {
+    let clips = ClipRig(extraClips: "Clip \"goodbye\" \"goodbye.wav\"\nClip \"escape\" \"../../etc/passwd\"")
+    let folder = clips.voices
+    mkdir(folder + "/nameless", 0o755)
+    writeFile(folder + "/nameless/voice.conf", "PrimaryLanguage en\nClip \"x\" \"x.wav\"\n")
+    mkdir(folder + "/impostor", 0o755)
+    writeFile(folder + "/impostor/voice.conf", "Name \"English (America)\"\nPrimaryLanguage en\n")
+    mkdir(folder + "/folder-manifest", 0o755)
+    mkdir(folder + "/folder-manifest/voice.conf", 0o755)
+    mkdir(folder + "/badlanguage", 0o755)
+    writeFile(folder + "/badlanguage/voice.conf", "Name \"Odd\"\nPrimaryLanguage \"not a tag!\"\n")
+    writeFile(
+        clips.configuration,
+        "VoiceFolder \"\(folder)\"\nVoiceFolder \"\(clips.rig.folder)/missing\"\nVoiceFolder \"\(clips.configuration)\"\n"
+    )
+    let module = try clips.start()
+    module.send("LIST VOICES\n")
+    let list = try #require(module.expect("200 OK VOICE LIST SENT\n"))
+    #expect(list.contains("200-Greeter\ten-US\tnone\n"))
+    #expect(list.contains("200-English (America)\ten-US\tnone\n"))
+    #expect(!list.contains("Odd"))
+    // "goodbye" has no clip: the fallback says it; the missing clip was reported at start.
+    speak(module, "<speak>Goodbye.</speak>", settings: greeterSettings)
+    #expect(module.expect("702 END\n") == "701 BEGIN\n702 END\n")
+    #expect(module.quit() == 0)
+    #expect(rms(clips.rig.samples()) > 500)
+    let log = clips.rig.log
+    for expected in [
+        "\(folder)/greeter/voice.conf: line 8: clip \"goodbye.wav\" cannot be read (No such file or directory); \"goodbye\" is spoken by the fallback voice",
+        "\(folder)/greeter/voice.conf: line 9: clip \"../../etc/passwd\" is not inside the voice's folder, skipped",
+        "clip voice at \(folder)/nameless left out: \(folder)/nameless/voice.conf: it has no Name",
+        "clip voice at \(folder)/impostor left out: its name \"English (America)\"",
+        "clip voice at \(folder)/badlanguage left out: \(folder)/badlanguage/voice.conf: no valid PrimaryLanguage",
+        "voice folder \(clips.rig.folder)/missing cannot be read (No such file or directory); its voices are left out",
+        "voice folder \(clips.configuration) cannot be read (Not a directory); its voices are left out",
+    ] {
+        #expect(log.contains(expected), "log lacks: \(expected)")
+    }
+    #expect(!log.contains("folder-manifest"), "a folder named voice.conf is no manifest: not a voice, nothing to say")
+}
+
+@Test func `a clip cut short while in use plays what it holds, an unreadable one is spoken by the fallback`() throws {
+    let clips = ClipRig()
+    let module = try clips.start()
+    let helloPath = clips.greeter + "/hello.wav"
+    let full = clips.clip("hello.wav")
+    speak(module, "<speak>hello</speak>", settings: greeterSettings)
+    #expect(module.expect("702 END\n") == "701 BEGIN\n702 END\n")
+    // Cut to half its samples behind the module's back; the header still announces all of them.
+    #expect(truncate(helloPath, off_t(44 + full.count)) == 0)
+    speak(module, "<speak>hello</speak>", settings: greeterSettings)
+    #expect(module.expect("702 END\n") == "701 BEGIN\n702 END\n")
+    // Cut inside the header: no audio at all. The word is spoken instead.
+    #expect(truncate(helloPath, 20) == 0)
+    speak(module, "<speak>hello</speak>", settings: greeterSettings)
+    #expect(module.expect("702 END\n") == "701 BEGIN\n702 END\n")
+    #expect(module.quit() == 0)
+    let samples = clips.rig.samples()
+    let fullAt = position(of: full, in: samples)
+    #expect(fullAt == 0)
+    let half = Array(full.prefix(full.count / 2))
+    let halfAt = position(of: half, in: Array(samples[full.count...]))
+    #expect(halfAt == 0, "the half that is left plays next")
+    let spoken = samples[(full.count + half.count)...]
+    #expect(spoken.count > 4000 && rms(spoken) > 500, "the fallback says hello: \(spoken.count) samples")
+    let log = clips.rig.log
+    #expect(
+        log.contains(
+            "\(helloPath) is cut short (its header announces more audio than it holds); playing the 249 ms it has"),
+        "\(log)")
+    #expect(log.contains("audio \"\(helloPath)\" not played: "), "\(log)")
+    #expect(log.contains("speaking its fallback text"))
+}
+
+@Test func `a voice folder that disappears while the module runs leaves the fallback speaking`() throws {
+    let clips = ClipRig()
+    let module = try clips.start()
+    speak(module, "<speak>hello</speak>", settings: greeterSettings)
+    #expect(module.expect("702 END\n") == "701 BEGIN\n702 END\n")
+    #expect(rename(clips.voices, clips.rig.folder + "/gone") == 0)
+    speak(module, "<speak>good morning</speak>", settings: greeterSettings)
+    #expect(module.expect("702 END\n") == "701 BEGIN\n702 END\n")
+    speak(module, "<speak>Still here.</speak>")
+    #expect(module.expect("702 END\n") == "701 BEGIN\n702 END\n")
+    #expect(module.quit() == 0)
+    let samples = clips.rig.samples()
+    let hello = clips.clip("hello.wav").count
+    #expect(samples.count > hello + 8000 && rms(samples[hello...]) > 500)
+    #expect(clips.rig.log.contains("audio \"\(clips.greeter)/good-morning.wav\" not played"), "\(clips.rig.log)")
+}
