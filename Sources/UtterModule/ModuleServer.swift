@@ -48,6 +48,9 @@ public final class ModuleServer {
         var factory: JobFactory
         var audio: AudioOutput
         var synthesizer: Synthesizer
+        var espeakVoices: [Voice]
+        /// The voice folders as they were when the clip voices were read.
+        var voiceSignature: [VoiceLibrary.Stamp]
     }
 
     /// A server for `configurationPath` (argv[1]; may name a missing file) on the given descriptors.
@@ -205,6 +208,7 @@ public final class ModuleServer {
             return
         }
         let espeakVoices = engine.voices()
+        let voiceSignature = VoiceLibrary.signature(of: VoiceLibrary.folders(configuration: configuration))
         let clipVoices = VoiceLibrary.clipVoices(
             configuration: configuration, espeakVoices: espeakVoices, logger: logSink.logger(label: "utter.voices"))
         let voices = espeakVoices + clipVoices
@@ -218,7 +222,7 @@ public final class ModuleServer {
         synthesizer.start()
         runtime = Runtime(
             factory: JobFactory(configuration: configuration, catalogue: catalogue, words: wordBook()), audio: audio,
-            synthesizer: synthesizer)
+            synthesizer: synthesizer, espeakVoices: espeakVoices, voiceSignature: voiceSignature)
         logger.notice(
             "initialised: \(espeakVoices.count) espeak-ng voices, \(clipVoices.count) clip voices, \(catalogue.listings.count) voice list entries"
         )
@@ -285,7 +289,27 @@ public final class ModuleServer {
         }
     }
 
+    /// Reads the clip voices again if their folders changed since they were read, so a voice
+    /// installed or removed shows in the next voice list (and can be chosen) without a restart.
+    private func refreshVoicesIfChanged() {
+        guard var runtime else { return }
+        let signature = VoiceLibrary.signature(of: VoiceLibrary.folders(configuration: configuration))
+        guard signature != runtime.voiceSignature else { return }
+        let clipVoices = VoiceLibrary.clipVoices(
+            configuration: configuration, espeakVoices: runtime.espeakVoices,
+            logger: logSink.logger(label: "utter.voices"))
+        runtime.factory = JobFactory(
+            configuration: configuration, catalogue: VoiceCatalogue(voices: runtime.espeakVoices + clipVoices),
+            words: runtime.factory.words)
+        runtime.voiceSignature = signature
+        self.runtime = runtime
+        logger.notice(
+            "voice folders changed: \(clipVoices.count) clip voices, \(runtime.factory.catalogue.listings.count) voice list entries"
+        )
+    }
+
     private func listVoices(language: String?, variant: String?) {
+        refreshVoicesIfChanged()
         guard let runtime, !runtime.factory.catalogue.listings.isEmpty else {
             send(.cannotListVoices)
             return
@@ -318,6 +342,9 @@ public final class ModuleServer {
             return
         }
         if runtime == nil { initialize() }
+        if let name = settings.synthesisVoice, runtime?.factory.catalogue.voice(named: name) == nil {
+            refreshVoicesIfChanged()  // perhaps a voice installed since
+        }
         guard let runtime else {
             send(.cannotSpeak)
             return

@@ -19,15 +19,55 @@ public enum VoiceLibrary {
         standardDataFolders("utter/voices", environment: environment)
     }
 
+    /// The folders voices are read from: the configured ones, else the standard ones.
+    public static func folders(configuration: UtterConfiguration) -> [String] {
+        configuration.voiceFolders.isEmpty
+            ? standardFolders { getenv($0).map { String(cString: $0) } } : configuration.voiceFolders
+    }
+
     /// The clip voices in the configured folders, or in the standard ones when none is configured.
     public static func clipVoices(
         configuration: UtterConfiguration, espeakVoices: [Voice], logger: Logger
     ) -> [Voice] {
-        let configured = !configuration.voiceFolders.isEmpty
-        let folders =
-            configured
-            ? configuration.voiceFolders : standardFolders { getenv($0).map { String(cString: $0) } }
-        return clipVoices(in: folders, espeakVoices: espeakVoices, configured: configured, logger: logger)
+        clipVoices(
+            in: folders(configuration: configuration), espeakVoices: espeakVoices,
+            configured: !configuration.voiceFolders.isEmpty, logger: logger)
+    }
+
+    /// The time and size of a file or folder, or that it is not there.
+    public struct Stamp: Hashable, Sendable {
+        var path: String
+        var seconds: Int
+        var nanoseconds: Int
+        var size: Int
+    }
+
+    /// What `folders` hold as far as times and sizes tell: the folders, their voice folders and
+    /// manifests. Installing, removing or editing a voice changes it; reading it costs a few
+    /// `stat` calls per voice.
+    public static func signature(of folders: [String]) -> [Stamp] {
+        var stamps: [Stamp] = []
+        func add(_ path: String) {
+            var info = stat()
+            if stat(path, &info) == 0 {
+                stamps.append(
+                    Stamp(
+                        path: path, seconds: info.st_mtim.tv_sec, nanoseconds: info.st_mtim.tv_nsec,
+                        size: Int(info.st_size)))
+            } else {
+                stamps.append(Stamp(path: path, seconds: -1, nanoseconds: 0, size: -1))
+            }
+        }
+        for folder in folders {
+            add(folder)
+            add("\(folder)/\(manifestName)")
+            guard case .success(let names) = subfolders(of: folder) else { continue }
+            for name in names {
+                add("\(folder)/\(name)")
+                add("\(folder)/\(name)/\(manifestName)")
+            }
+        }
+        return stamps
     }
 
     /// The clip voices in `folders`. `espeakVoices` are the voices a fallback may name; names and

@@ -170,3 +170,25 @@ func `pathological engine input is stopped at once and the module stays usable`(
     )
     #expect(module.quit() == 0)
 }
+
+/// The inputs libespeak-ng 1.51 works hardest on per callback (measured with a C probe: 200,000
+/// of them, up to 16 ms between two callbacks), where a stalled synthesis would show.
+@Test(arguments: [
+    ("CJK ideographs", String(repeating: "一", count: 200_000)),
+    ("emoji", String(repeating: "😀", count: 100_000)),
+    ("digits", String((0..<200_000).map { Character(String($0 % 10)) })),
+])
+func `STOP during the engine's heaviest synthesis is answered at once and the module stays usable`(
+    input: (name: String, text: String)
+) throws {
+    let rig = CaptureRig()
+    let module = try startModule(rig)
+    speak(module, "<speak>\(input.text)</speak>")
+    #expect(module.expect("701 BEGIN\n", within: 120) == "701 BEGIN\n", "\(input.name)")
+    module.send("STOP\n")
+    // The control thread answers without waiting for the synth thread, whatever it is doing.
+    #expect(module.expect("703 STOP\n", within: 5) == "703 STOP\n", "\(input.name)")
+    speak(module, "<speak>Next.</speak>")
+    #expect(module.expect("702 END\n", within: 30) == "701 BEGIN\n702 END\n", "\(input.name)")
+    #expect(module.quit() == 0)
+}

@@ -202,3 +202,36 @@ private let greeterSettings = settingsBlock(synthesisVoice: "Greeter")
     #expect(samples.count > hello + 8000 && rms(samples[hello...]) > 500)
     #expect(clips.rig.log.contains("audio \"\(clips.greeter)/good-morning.wav\" not played"), "\(clips.rig.log)")
 }
+
+@Test func `a clip voice installed, changed or removed while the module runs shows in the next voice list`() throws {
+    let clips = ClipRig()
+    let hello = clips.clip("hello.wav")
+    let moved = clips.rig.folder + "/greeter-elsewhere"
+    #expect(rename(clips.greeter, moved) == 0)
+    let module = try clips.start()
+    module.send("LIST VOICES en-US\n")
+    #expect(try #require(module.expect("200 OK VOICE LIST SENT\n")).contains("Greeter") == false)
+    // Installed: listed at once, and chosen by its name.
+    #expect(rename(moved, clips.greeter) == 0)
+    module.send("LIST VOICES en-US\n")
+    #expect(try #require(module.expect("200 OK VOICE LIST SENT\n")).contains("200-Greeter\ten-US\tnone\n"))
+    speak(module, "<speak>hello</speak>", settings: greeterSettings)
+    #expect(module.expect("702 END\n") == "701 BEGIN\n702 END\n")
+    // Renamed in its manifest.
+    writeFile(
+        clips.greeter + "/voice.conf", "Name \"Welcomer\"\nPrimaryLanguage \"en-US\"\nClip \"hello\" \"hello.wav\"\n")
+    module.send("LIST VOICES en-US\n")
+    let renamed = try #require(module.expect("200 OK VOICE LIST SENT\n"))
+    #expect(renamed.contains("200-Welcomer\ten-US\tnone\n") && !renamed.contains("Greeter"))
+    // Removed: gone from the list; a message asking for it gets the default voice.
+    #expect(system("rm -rf '\(clips.greeter)'") == 0)
+    module.send("LIST VOICES en-US\n")
+    #expect(try #require(module.expect("200 OK VOICE LIST SENT\n")).contains("Welcomer") == false)
+    speak(module, "<speak>hello</speak>", settings: settingsBlock(synthesisVoice: "Welcomer"))
+    #expect(module.expect("702 END\n") == "701 BEGIN\n702 END\n")
+    #expect(module.quit() == 0)
+    let found = position(of: hello, in: clips.rig.samples())
+    #expect(found == 0, "the clip voice spoke once it was installed")
+    #expect(clips.rig.log.contains("voice folders changed: 1 clip voices"), "\(clips.rig.log)")
+    #expect(clips.rig.log.contains("voice folders changed: 0 clip voices"))
+}
