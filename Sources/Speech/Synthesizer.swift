@@ -302,8 +302,9 @@ extension Synthesizer {
 /// A file whose size or modification time changed since it was decoded (replaced, truncated) is
 /// decoded again. Bounded by the samples it holds (a clip voice may have thousands of clips).
 private struct ClipCache {
-    /// 16 Mi samples: 32 MiB, twelve minutes of clips at 22,050 Hz.
-    static let capacity = 16 << 20
+    /// 2 Mi samples: 4 MiB, 95 seconds of clips at 22,050 Hz. Decoding a short WAV clip again
+    /// costs under a millisecond (bench/clips), so a larger cache would buy little for its memory.
+    static let capacity = 2 << 20
     private var samples = 0
     private struct Entry {
         var clip: SoundClip
