@@ -74,7 +74,11 @@ func residentKiB(_ pid: pid_t) -> Int {
     module.send("QUIT\n")
     #expect(
         module.expect("210 OK QUIT\n") == "210 OK QUIT\n", "nothing may come between the last event and QUIT's reply")
-    let growth = residentKiB(module.pid) - baseline
+    let end = residentKiB(module.pid)
+    let growth = end - baseline
+    print(
+        "module storm: \(counts.values.reduce(0, +)) messages, \(counts.sorted { $0.key < $1.key }.map { "\($0.key) ×\($0.value)" }.joined(separator: ", ")); RSS \(baseline) kB at message 1,000 → \(end) kB"
+    )
     // Under AddressSanitizer, RSS measures its quarantine of freed memory, not the module.
     #expect(growth < 1024 || getenv("UTTER_SANITIZER") != nil, "RSS grew by \(growth) KiB over the storm")
     #expect(counts.values.reduce(0, +) == 10_000)
