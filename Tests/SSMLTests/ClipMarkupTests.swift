@@ -72,3 +72,33 @@ private func finder(_ words: [String]) -> (String) -> [ClipMarkup.Phrase] {
         })
     #expect(result == "<speak><audio src=\"/clips/&quot;q&quot; &amp; &lt;r&gt;.wav\">a&lt;b</audio></speak>")
 }
+
+/// Finds "good morning" and "hello" in a text.
+private func greetings(_ text: String) -> [ClipMarkup.Phrase] {
+    var found: [ClipMarkup.Phrase] = []
+    for (phrase, clip) in [("good morning", "/clips/gm.wav"), ("hello", "/clips/hello.wav")] {
+        for range in text.ranges(of: phrase) { found.append((range, clip)) }
+    }
+    return found.sorted { $0.range.lowerBound < $1.range.lowerBound }
+}
+
+@Test func `a phrase is found across the marks between its words, which are heard as its clip starts`() {
+    let result = ClipMarkup.replacingPhrases(
+        in:
+            "<speak><mark name=\"0\"/>good <mark name=\"5\"/>morning <mark name=\"13\"/>hello<mark name=\"18\"/></speak>",
+        keepsOtherText: true, find: greetings)
+    #expect(
+        result
+            == "<speak><mark name=\"0\"/><mark name=\"5\"/><audio src=\"/clips/gm.wav\">good morning</audio> <mark name=\"13\"/><audio src=\"/clips/hello.wav\">hello</audio><mark name=\"18\"/></speak>"
+    )
+    let marks = Segmenter().segments(of: result).flatMap { $0.leadingMarks + $0.inlineMarks }
+    #expect(marks == ["0", "5", "13", "18"])
+}
+
+@Test func `marks in text with no phrase stay exactly where they were`() {
+    let ssml = "<speak>good <mark name=\"a\"/>evening, <mark name=\"b\"/>everyone<mark name=\"c\"/></speak>"
+    #expect(ClipMarkup.replacingPhrases(in: ssml, keepsOtherText: true, find: greetings) == ssml)
+    #expect(
+        ClipMarkup.replacingPhrases(in: ssml, keepsOtherText: false, find: greetings)
+            == "<speak><mark name=\"a\"/><mark name=\"b\"/><mark name=\"c\"/></speak>")
+}
