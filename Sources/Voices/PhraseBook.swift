@@ -100,7 +100,7 @@ public struct PhraseBook: Equatable, Sendable {
             if isUnspacedScript(character) {
                 close(at: index)
                 words.append(Word(key: String(character).lowercased(), range: index..<next))
-            } else if character.isLetter || character.isNumber || (start != nil && isApostrophe(character)) {
+            } else if isWordCharacter(character) || (start != nil && isApostrophe(character)) {
                 if start == nil { start = index }
             } else {
                 close(at: index)
@@ -115,7 +115,7 @@ public struct PhraseBook: Equatable, Sendable {
         var result = ""
         var inSpace = false
         for character in text {
-            if character.isWhitespace {
+            if isSpace(character) {
                 if !inSpace { result.append(" ") }
                 inSpace = true
             } else {
@@ -126,13 +126,30 @@ public struct PhraseBook: Equatable, Sendable {
         return result.lowercased()
     }
 
+    // ASCII first: the Unicode property lookups behind isLetter and isWhitespace cost a table
+    // search per character, the largest single cost of matching (perf, on the clip voice fuzzer).
+    private static func isWordCharacter(_ character: Character) -> Bool {
+        if let ascii = character.asciiValue {
+            return (ascii | 0x20 >= 0x61 && ascii | 0x20 <= 0x7A) || (ascii >= 0x30 && ascii <= 0x39)
+        }
+        return character.isLetter || character.isNumber
+    }
+
+    private static func isSpace(_ character: Character) -> Bool {
+        if let ascii = character.asciiValue { return ascii == 0x20 || (ascii >= 0x09 && ascii <= 0x0D) }
+        return character.isWhitespace
+    }
+
     private static func isApostrophe(_ character: Character) -> Bool {
         character == "'" || character == "\u{2019}"
     }
 
     /// Scripts written without spaces between words.
     private static func isUnspacedScript(_ character: Character) -> Bool {
-        guard let value = character.unicodeScalars.first?.value, value >= 0x0E00 else { return false }
+        // Every script below starts at U+0E00 or later: three or more UTF-8 bytes, led by 0xE0 or more.
+        guard let lead = character.utf8.first, lead >= 0xE0, let value = character.unicodeScalars.first?.value else {
+            return false
+        }
         switch value {
         case 0x0E00...0x0EFF,  // Thai, Lao
             0x1000...0x109F,  // Myanmar
