@@ -28,14 +28,15 @@ public struct JobFactory: Sendable {
                 synthesisVoice: settings.synthesisVoice, language: settings.language,
                 defaultVoice: configuration.defaultVoice, defaultLanguage: configuration.defaultLanguage)
         else { return nil }
-        var engineVoice: String
-        var clips: ClipVoice?
+        let engineVoice: String
+        let clips: ClipVoice?
         switch voice.kind {
         case .espeak(let engineName):
             engineVoice = engineName
+            clips = nil
         case .clips(let clipVoice):
             clips = clipVoice
-            // With no fallback, the engine only reads a clip's name if the clip is gone: nothing.
+            // Without a fallback the engine gets no text at all; it still needs a voice set.
             engineVoice = clipVoice.fallbackEngineName ?? fallbackEngineVoice(for: voice)
         }
         let variant = settings.voiceType.flatMap { configuration.voiceTypeVariants[$0.rawValue] }
@@ -53,7 +54,9 @@ public struct JobFactory: Sendable {
         let language = messageLanguage(voice: voice, settings: settings)
         var markup = ssml(for: kind, text: text, language: language, capitals: capitals)
         let spells = settings.spelling && kind == .speak
-        if let clips, kind == .speak, !spells {
+        // CHAR and KEY too: a clip may say a letter or a key's name, and without a fallback
+        // nothing else may be heard. Spelled text is read letter by letter, never as phrases.
+        if let clips, kind != .soundIcon, !spells {
             markup = ClipMarkup.replacingPhrases(in: markup, keepsOtherText: clips.fallbackEngineName != nil) {
                 clips.phrases.matches(in: $0).map { ($0.range, $0.clip) }
             }
