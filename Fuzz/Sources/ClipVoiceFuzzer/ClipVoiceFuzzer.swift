@@ -50,7 +50,8 @@ public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> Int32 {
     {
         if let markName = attributes.first(where: { $0.name == "name" })?.value { marks.append(markName) }
     }
-    for keepsOtherText in [true, false] {
+    // The message's first byte says whether there is a fallback voice: one rewrite per run.
+    for keepsOtherText in [message.utf8.first.map { $0 & 1 == 0 } ?? true] {
         let rewritten = ClipMarkup.replacingPhrases(in: message, keepsOtherText: keepsOtherText) { text in
             book.matches(in: text).map { ($0.range, $0.clip) }
         }
