@@ -34,10 +34,7 @@ private struct ClipRig: ~Copyable {
 
     /// The samples of one of the voice's clips as the module plays them (22,050 Hz, unscaled).
     func clip(_ name: String) -> [Int16] {
-        let bytes = readFile(greeter + "/" + name) ?? []
-        return stride(from: 44, to: bytes.count - 1, by: 2).map {
-            Int16(bitPattern: UInt16(bytes[$0]) | UInt16(bytes[$0 + 1]) << 8)
-        }
+        littleEndianSamples(readFile(greeter + "/" + name) ?? [], from: 44)
     }
 }
 

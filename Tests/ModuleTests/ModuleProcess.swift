@@ -28,14 +28,18 @@ struct CaptureRig: ~Copyable {
 
     /// The captured samples (S16_LE mono).
     func samples() -> [Int16] {
-        let bytes = readFile(capturePath) ?? []
-        return stride(from: 0, to: bytes.count - 1, by: 2).map {
-            Int16(bitPattern: UInt16(bytes[$0]) | UInt16(bytes[$0 + 1]) << 8)
-        }
+        littleEndianSamples(readFile(capturePath) ?? [])
     }
 
     deinit {
         _ = system("rm -rf '\(folder)'")
+    }
+}
+
+/// 16-bit little-endian samples from `bytes`, starting at byte `start` (past a WAV header, say).
+func littleEndianSamples(_ bytes: [UInt8], from start: Int = 0) -> [Int16] {
+    stride(from: start, to: bytes.count - 1, by: 2).map {
+        Int16(bitPattern: UInt16(bytes[$0]) | UInt16(bytes[$0 + 1]) << 8)
     }
 }
 

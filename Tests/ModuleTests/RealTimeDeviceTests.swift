@@ -65,10 +65,7 @@ final class MonitorRecording {
             waitpid(pid, &status, 0)
             pid = 0
         }
-        let bytes = readFile(path) ?? []
-        return stride(from: 0, to: bytes.count - 1, by: 2).map {
-            Int16(bitPattern: UInt16(bytes[$0]) | UInt16(bytes[$0 + 1]) << 8)
-        }
+        return littleEndianSamples(readFile(path) ?? [])
     }
 
     deinit { _ = finish() }
