@@ -43,8 +43,9 @@ public enum VoiceLibrary {
     }
 
     /// What `folders` hold as far as times and sizes tell: the folders, their voice folders and
-    /// manifests. Installing, removing or editing a voice changes it; reading it costs a few
-    /// `stat` calls per voice.
+    /// manifests. Installing, removing or editing a voice changes it, and so does a change of
+    /// permissions (the status change time is stamped, not the modification time); reading it
+    /// costs a few `stat` calls per voice.
     public static func signature(of folders: [String]) -> [Stamp] {
         var stamps: [Stamp] = []
         func add(_ path: String) {
@@ -52,7 +53,7 @@ public enum VoiceLibrary {
             if stat(path, &info) == 0 {
                 stamps.append(
                     Stamp(
-                        path: path, seconds: info.st_mtim.tv_sec, nanoseconds: info.st_mtim.tv_nsec,
+                        path: path, seconds: info.st_ctim.tv_sec, nanoseconds: info.st_ctim.tv_nsec,
                         size: Int(info.st_size)))
             } else {
                 stamps.append(Stamp(path: path, seconds: -1, nanoseconds: 0, size: -1))
@@ -82,12 +83,12 @@ public enum VoiceLibrary {
         var voices: [Voice] = []
         for folder in folders {
             let voiceFolders: [String]
-            if isReadableFile("\(folder)/\(manifestName)") {
+            if isFile("\(folder)/\(manifestName)") {
                 voiceFolders = [folder]
             } else {
                 switch subfolders(of: folder) {
                 case .success(let names):
-                    voiceFolders = names.map { "\(folder)/\($0)" }.filter { isFile("\($0)/\(manifestName)") }
+                    voiceFolders = names.map { "\(folder)/\($0)" }.filter { mayHoldVoice($0) }
                 case .failure(let error):
                     if configured || error.code != ENOENT {
                         logger.warning("voice folder \(folder) cannot be read (\(error)); its voices are left out")
@@ -208,6 +209,14 @@ public enum VoiceLibrary {
     private static func isFile(_ path: String) -> Bool {
         var info = stat()
         return stat(path, &info) == 0 && (info.st_mode & S_IFMT) == S_IFREG
+    }
+
+    /// Whether `folder` holds a manifest, or one that cannot be looked at: a voice whose folder
+    /// is closed to us is reported (by `clipVoice`), not silently missing.
+    private static func mayHoldVoice(_ folder: String) -> Bool {
+        var info = stat()
+        guard stat("\(folder)/\(manifestName)", &info) == 0 else { return errno == EACCES }
+        return (info.st_mode & S_IFMT) == S_IFREG
     }
 
     /// Whether `path` is a regular file this process may read; if not, `errno` says why.

@@ -30,11 +30,22 @@ private struct ClipRig: ~Copyable {
         writeFile(rig.folder + "/utter.conf", "VoiceFolder \"\(rig.folder)/voices\"\n")
     }
 
-    func start() throws -> ModuleProcess { try startModule(rig, configurationPath: configuration) }
+    /// Starts the module; `boundByPermissions` as for `ModuleProcess`.
+    func start(boundByPermissions: Bool = false) throws -> ModuleProcess {
+        try startModule(rig, configurationPath: configuration, boundByPermissions: boundByPermissions)
+    }
 
     /// The samples of one of the voice's clips as the module plays them (22,050 Hz, unscaled).
     func clip(_ name: String) -> [Int16] {
         littleEndianSamples(readFile(greeter + "/" + name) ?? [], from: 44)
+    }
+
+    /// What the module played, and where in it the greeter's two clips are heard, sample for sample.
+    func heard() -> (samples: [Int16], hello: Int?, morning: Int?) {
+        let samples = rig.samples()
+        return (
+            samples, position(of: clip("hello.wav"), in: samples), position(of: clip("good-morning.wav"), in: samples)
+        )
     }
 }
 
@@ -83,9 +94,7 @@ private let greeterSettings = settingsBlock(synthesisVoice: "Greeter")
         module.expect("702 END\n")
             == "701 BEGIN\n700-a\n700 INDEX MARK\n700-w\n700 INDEX MARK\n700-b\n700 INDEX MARK\n702 END\n")
     #expect(module.quit() == 0)
-    let samples = clips.rig.samples()
-    let helloAt = position(of: clips.clip("hello.wav"), in: samples)
-    let morningAt = position(of: clips.clip("good-morning.wav"), in: samples)
+    let (samples, helloAt, morningAt) = clips.heard()
     let hello = try #require(helloAt)
     let morning = try #require(morningAt)
     #expect(hello < morning)
@@ -107,11 +116,9 @@ private let greeterSettings = settingsBlock(synthesisVoice: "Greeter")
     speak(module, "shift_a", command: "KEY", settings: greeterSettings)
     #expect(module.expect("702 END\n") == "701 BEGIN\n702 END\n")
     #expect(module.quit() == 0)
-    let samples = clips.rig.samples()
+    let (samples, helloAt, morningAt) = clips.heard()
     let hello = clips.clip("hello.wav")
     let morning = clips.clip("good-morning.wav")
-    let helloAt = position(of: hello, in: samples)
-    let morningAt = position(of: morning, in: samples)
     #expect(helloAt == 0)
     #expect(morningAt == hello.count)
     #expect(samples.count == hello.count + morning.count, "\(samples.count) samples")
@@ -206,6 +213,60 @@ private let greeterSettings = settingsBlock(synthesisVoice: "Greeter")
     let hello = clips.clip("hello.wav").count
     #expect(samples.count > hello + 8000 && rms(samples[hello...]) > 500)
     #expect(clips.rig.log.contains("audio \"\(clips.greeter)/good-morning.wav\" not played"), "\(clips.rig.log)")
+}
+
+@Test func `voices closed by their permissions are reported, and a voices folder closed while in use comes back`()
+    throws
+{
+    let clips = ClipRig(extraClips: "Clip \"goodbye\" \"goodbye.wav\"")
+    let folder = clips.voices
+    writeTone(clips.greeter + "/goodbye.wav", frequency: 330, seconds: 0.3, amplitude: 9000)
+    for name in ["locked", "sealed"] {
+        mkdir(folder + "/" + name, 0o755)
+        writeFile(folder + "/\(name)/voice.conf", "Name \"\(name)\"\nPrimaryLanguage en\n")
+    }
+    #expect(chmod(folder + "/locked/voice.conf", 0) == 0)
+    #expect(chmod(folder + "/sealed", 0) == 0)
+    #expect(chmod(clips.greeter + "/goodbye.wav", 0) == 0)
+    defer { _ = system("chmod -R u+rwX '\(clips.rig.folder)'") }
+    let module = try clips.start(boundByPermissions: true)
+    module.send("LIST VOICES\n")
+    let list = try #require(module.expect("200 OK VOICE LIST SENT\n"))
+    #expect(list.contains("200-Greeter\ten-US\tnone\n") && !list.contains("locked") && !list.contains("sealed"))
+    speak(module, "<speak>hello</speak>", settings: greeterSettings)
+    #expect(module.expect("702 END\n") == "701 BEGIN\n702 END\n")
+    // Closed while the voice is in use: its clips cannot be opened, the fallback says them.
+    #expect(chmod(folder, 0) == 0)
+    speak(module, "<speak>good morning</speak>", settings: greeterSettings)
+    #expect(module.expect("702 END\n") == "701 BEGIN\n702 END\n")
+    module.send("LIST VOICES en-US\n")
+    let closed = try #require(module.expect("200 OK VOICE LIST SENT\n"))
+    #expect(!closed.contains("Greeter") && closed.contains("200-English (America)\ten-US\tnone\n"))
+    // Opened again: listed, and its clips play.
+    #expect(chmod(folder, 0o755) == 0)
+    module.send("LIST VOICES en-US\n")
+    #expect(try #require(module.expect("200 OK VOICE LIST SENT\n")).contains("200-Greeter\ten-US\tnone\n"))
+    speak(module, "<speak>good morning</speak>", settings: greeterSettings)
+    #expect(module.expect("702 END\n") == "701 BEGIN\n702 END\n")
+    #expect(module.quit() == 0)
+    let (samples, helloAt, heardMorning) = clips.heard()
+    #expect(helloAt == 0)
+    let morningAt = try #require(heardMorning)
+    #expect(
+        morningAt + clips.clip("good-morning.wav").count == samples.count,
+        "the clip is heard last, once the folder is open again")
+    let spoken = samples[clips.clip("hello.wav").count..<morningAt]
+    #expect(spoken.count > 4000 && rms(spoken) > 500, "the fallback says good morning: \(spoken.count) samples")
+    let log = clips.rig.log
+    for expected in [
+        "\(folder)/greeter/voice.conf: line 8: clip \"goodbye.wav\" cannot be read (Permission denied); \"goodbye\" is spoken by the fallback voice",
+        "clip voice at \(folder)/locked left out: \(folder)/locked/voice.conf cannot be read (Permission denied)",
+        "clip voice at \(folder)/sealed left out: \(folder)/sealed/voice.conf cannot be read (Permission denied)",
+        "audio \"\(clips.greeter)/good-morning.wav\" not played: ",
+        "voice folder \(folder) cannot be read (Permission denied); its voices are left out",
+    ] {
+        #expect(log.contains(expected), "log lacks: \(expected)\n\(log)")
+    }
 }
 
 @Test func `a clip voice installed, changed or removed while the module runs shows in the next voice list`() throws {

@@ -60,7 +60,12 @@ final class ModuleProcess {
     private var consumed = 0
 
     /// Starts the module with `HOME` = `home` (for its `.asoundrc`) and stderr to `logPath`.
-    init(home: String, logPath: String, configurationPath: String = "/nonexistent/utter.conf") throws {
+    /// `boundByPermissions` starts it without root's power to read and search any file, so that a
+    /// file or folder of mode 000 is as unreadable to it as it would be to a user's module.
+    init(
+        home: String, logPath: String, configurationPath: String = "/nonexistent/utter.conf",
+        boundByPermissions: Bool = false
+    ) throws {
         var toModule: [Int32] = [0, 0]
         var fromModule: [Int32] = [0, 0]
         // Close-on-exec: tests spawn modules in parallel, and a pipe end inherited by another child
@@ -75,8 +80,14 @@ final class ModuleProcess {
         posix_spawn_file_actions_adddup2(&actions, fromModule[1], 1)
         posix_spawn_file_actions_addopen(&actions, 2, logPath, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
         for fd in toModule + fromModule { posix_spawn_file_actions_addclose(&actions, fd) }
-        let binary = modulePath()
-        let arguments = [binary, configurationPath]
+        var binary = modulePath()
+        var arguments = [binary, configurationPath]
+        if boundByPermissions && geteuid() == 0 {
+            // Dropped from the bounding and inheritable sets, the capabilities cannot come back at exec.
+            let capabilities = "-dac_override,-dac_read_search"
+            arguments = ["setpriv", "--inh-caps=\(capabilities)", "--bounding-set=\(capabilities)", "--"] + arguments
+            binary = "/usr/bin/setpriv"
+        }
         var environment = ["HOME=\(home)", "PATH=/usr/bin:/bin", "LANG=C.UTF-8"]
         if let runtime = getenv("XDG_RUNTIME_DIR") { environment.append("XDG_RUNTIME_DIR=\(String(cString: runtime))") }
         var child: pid_t = 0

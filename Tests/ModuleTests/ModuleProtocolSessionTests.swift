@@ -27,9 +27,13 @@ let fourSentences = """
 
 /// Starts the module and runs the start-up handshake exactly as speech-dispatcher does.
 func startModule(
-    _ rig: borrowing CaptureRig, device: String = "utter_capture", configurationPath: String = "/nonexistent/utter.conf"
+    _ rig: borrowing CaptureRig, device: String = "utter_capture",
+    configurationPath: String = "/nonexistent/utter.conf",
+    boundByPermissions: Bool = false
 ) throws -> ModuleProcess {
-    let module = try ModuleProcess(home: rig.folder, logPath: rig.logPath, configurationPath: configurationPath)
+    let module = try ModuleProcess(
+        home: rig.folder, logPath: rig.logPath, configurationPath: configurationPath,
+        boundByPermissions: boundByPermissions)
     module.send("INIT\n")
     let initReply = try #require(module.expect("299 OK LOADED SUCCESSFULLY\n"))
     #expect(initReply.hasPrefix("299-Utter: ") && initReply.hasSuffix(" voices ready.\n299 OK LOADED SUCCESSFULLY\n"))
