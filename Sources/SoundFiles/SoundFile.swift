@@ -1,5 +1,6 @@
 import CSndFile
 import CSoxr
+import Glibc
 
 /// A sound file that could not be used, with what to check.
 public struct SoundFileError: Error, CustomStringConvertible, Equatable {
@@ -31,8 +32,17 @@ public struct SoundClip: Equatable, Sendable {
     public static func load(
         _ path: String, sampleRate: Int, maximumSeconds: Double = 60
     ) throws(SoundFileError) -> SoundClip {
+        // Opened here rather than by libsndfile: a FIFO or device in a clip's place would block
+        // the synthesis thread in open() or read() for good. Only regular files are read.
+        let descriptor = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
+        guard descriptor >= 0 else { throw SoundFileError(path: path, reason: String(cString: strerror(errno))) }
+        defer { close(descriptor) }
+        var status = stat()
+        guard fstat(descriptor, &status) == 0, (status.st_mode & S_IFMT) == S_IFREG else {
+            throw SoundFileError(path: path, reason: "it is not a regular file")
+        }
         var info = SF_INFO()
-        guard let file = sf_open(path, Int32(SFM_READ), &info) else {
+        guard let file = sf_open_fd(descriptor, Int32(SFM_READ), &info, 0) else {
             throw SoundFileError(path: path, reason: String(cString: sf_strerror(nil)))
         }
         defer { sf_close(file) }

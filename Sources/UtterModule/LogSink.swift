@@ -31,12 +31,20 @@ public final class LogSink: Sendable {
     }
 
     /// Starts copying every line, debug included, to `path` (truncated, as upstream modules do).
-    public func openDebugFile(_ path: String) -> Bool {
-        let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
-        guard fd >= 0 else { return false }
+    /// Only a regular file is taken: writing to a FIFO or device could block whatever logs.
+    func openDebugFile(_ path: String) -> Result<Void, FileError> {
+        // Non-blocking, so that a FIFO nobody reads is refused at once instead of waited on.
+        let fd = open(path, O_WRONLY | O_CREAT | O_CLOEXEC | O_NONBLOCK, 0o644)
+        guard fd >= 0 else { return .failure(.system(Errno(errno))) }
+        var status = stat()
+        guard fstat(fd, &status) == 0, (status.st_mode & S_IFMT) == S_IFREG else {
+            close(fd)
+            return .failure(.notRegularFile)
+        }
+        _ = ftruncate(fd, 0)
         let old = debugFD.exchange(fd, ordering: .acquiringAndReleasing)
         if old >= 0 { close(old) }
-        return true
+        return .success(())
     }
 
     /// Stops copying lines to the debug file.

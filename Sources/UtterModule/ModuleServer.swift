@@ -88,7 +88,7 @@ public final class ModuleServer {
             }
             let ready = CUtterShims_pollNanoseconds(&fds, signalFD >= 0 ? 3 : 2, timeout)
             if ready < 0 && errno != EINTR {
-                logger.critical("poll failed (errno \(errno)); exiting")
+                logger.critical("poll failed (\(Errno(errno))); exiting")
                 break
             }
             if fds[1].revents != 0 {
@@ -172,11 +172,12 @@ public final class ModuleServer {
         case .listVoices(let language, let variant):
             listVoices(language: language, variant: variant)
         case .debugOn(let path):
-            if logSink.openDebugFile(path) {
+            switch logSink.openDebugFile(path) {
+            case .success:
                 send(.debuggingOn)
                 logger.info("debug log opened", metadata: ["path": "\(path)"])
-            } else {
-                logger.error("cannot open debug log \(path.debugDescription) (errno \(errno))")
+            case .failure(let error):
+                logger.error("cannot open debug log \(path.debugDescription) (\(error))")
                 send(.cannotOpenDebugFile)
             }
         case .debugOff:
@@ -242,8 +243,14 @@ public final class ModuleServer {
 
     private func loadConfiguration() {
         guard let path = configurationPath else { return }
-        guard let text = readTextFile(path) else {
-            logger.info("no configuration at \(path) (errno \(errno)); using the defaults")
+        let text: String
+        switch readTextFile(path) {
+        case .success(let read): text = read
+        case .failure(let error) where error.isMissing:
+            logger.info("no configuration at \(path); using the defaults")
+            return
+        case .failure(let error):
+            logger.warning("configuration \(path) cannot be read (\(error)); using the defaults")
             return
         }
         let (parsed, issues) = UtterConfiguration.parse(text)
@@ -259,8 +266,10 @@ public final class ModuleServer {
         let periodFrames = max(32, sampleRate * configuration.periodMilliseconds / 1000)
         var alsaText: String?
         if let path = configuration.audioConfigurationFile {
-            alsaText = readTextFile(path)
-            if alsaText == nil { logger.error("cannot read AudioConfigurationFile \(path) (errno \(errno))") }
+            switch readTextFile(path) {
+            case .success(let text): alsaText = text
+            case .failure(let error): logger.error("AudioConfigurationFile \(path) cannot be read (\(error))")
+            }
         }
         return AudioConfiguration(
             deviceName: device, alsaConfigText: alsaText, sampleRate: sampleRate, periodFrames: periodFrames,
@@ -566,22 +575,6 @@ public final class ModuleServer {
         runtime.synthesizer.shutdown()
         runtime.audio.shutdown()
         self.runtime = nil
-    }
-}
-
-/// The whole file at `path` as text, or nil when it cannot be read.
-func readTextFile(_ path: String) -> String? {
-    let fd = open(path, O_RDONLY | O_CLOEXEC)
-    guard fd >= 0 else { return nil }
-    defer { close(fd) }
-    var bytes: [UInt8] = []
-    var chunk = [UInt8](repeating: 0, count: 16384)
-    while true {
-        let count = chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
-        if count < 0 && errno == EINTR { continue }
-        guard count > 0 else { return count == 0 ? String(decoding: bytes, as: UTF8.self) : nil }
-        bytes.append(contentsOf: chunk[0..<count])
-        if bytes.count > 4 << 20 { return nil }  // no configuration file is that large
     }
 }
 

@@ -115,8 +115,11 @@ public enum VoiceLibrary {
     /// The voice whose manifest is in `folder`, or nil (logged).
     static func clipVoice(at folder: String, espeak: VoiceCatalogue, logger: Logger) -> Voice? {
         let path = "\(folder)/\(manifestName)"
-        guard let text = readTextFile(path) else {
-            logger.warning("clip voice at \(folder) left out: \(path) cannot be read (\(Errno(errno)))")
+        let text: String
+        switch readTextFile(path) {
+        case .success(let read): text = read
+        case .failure(let error):
+            logger.warning("clip voice at \(folder) left out: \(path) cannot be read (\(error))")
             return nil
         }
         let (parsed, issues) = ClipVoiceManifest.parse(text)
@@ -245,11 +248,4 @@ public enum VoiceLibrary {
         }
         return .success(names.sorted())
     }
-}
-
-/// An `errno` value that prints as its message.
-struct Errno: Error, CustomStringConvertible {
-    var code: Int32
-    init(_ code: Int32) { self.code = code }
-    var description: String { String(cString: strerror(code)) }
 }

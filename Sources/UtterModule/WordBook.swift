@@ -58,7 +58,7 @@ public final class WordBook: Sendable {
             // An earlier folder wins: a user's table overrides the system's.
             for folder in keyFolders {
                 let path = "\(folder)/\(locale).conf"
-                guard let text = readTextFile(path) else { continue }
+                guard case .success(let text) = readTextFile(path) else { continue }
                 let (names, issues) = KeyNameTable.parse(text)
                 for issue in issues { logger.warning("\(path): \(issue)") }
                 table = names
@@ -74,7 +74,7 @@ public final class WordBook: Sendable {
             if let table = tables[locale] { return table }
             var table: [String: String] = [:]
             for file in ["symbols.dic", "emojis.dic"] {
-                guard let text = readTextFile("\(symbolsFolder)/\(locale)/\(file)") else { continue }
+                guard case .success(let text) = readTextFile("\(symbolsFolder)/\(locale)/\(file)") else { continue }
                 table.merge(SymbolDictionary.parse(text)) { first, _ in first }
             }
             tables[locale] = table

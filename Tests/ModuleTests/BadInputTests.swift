@@ -91,6 +91,23 @@ func `bad input gets the prescribed reply, a log line, and the module keeps serv
     }
 }
 
+@Test func `a DEBUG file that is a FIFO or a folder is refused at once`() throws {
+    let rig = CaptureRig()
+    let fifo = rig.folder + "/debug.fifo"
+    #expect(mkfifo(fifo, 0o644) == 0)
+    let module = try startModule(rig)
+    // Opened for writing the ordinary way, a FIFO nobody reads would stop the module for good.
+    module.send("DEBUG ON \(fifo)\nDEBUG ON \(rig.folder)\n")
+    let replies = try #require(module.expect("303 CANT OPEN CUSTOM DEBUG FILE\n303 CANT OPEN CUSTOM DEBUG FILE\n"))
+    #expect(replies == "303 CANT OPEN CUSTOM DEBUG FILE\n303 CANT OPEN CUSTOM DEBUG FILE\n")
+    speak(module, "<speak>Still here.</speak>")
+    #expect(module.expect("702 END\n") == "701 BEGIN\n702 END\n")
+    #expect(module.quit() == 0)
+    let log = rig.log
+    #expect(log.contains("cannot open debug log \"\(fifo)\" (No such device or address)"), "\(log)")
+    #expect(log.contains("cannot open debug log \"\(rig.folder)\" (Is a directory)"), "\(log)")
+}
+
 @Test func `a 10 MB SPEAK is accepted at once and stopped at once`() throws {
     let rig = CaptureRig()
     let module = try startModule(rig)

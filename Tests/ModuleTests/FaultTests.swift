@@ -47,6 +47,50 @@ import Testing
     #expect(log.contains("garbage.conf: line "), "each bad line is reported: \(log.prefix(500))")
 }
 
+@Test(arguments: ["closed", "a folder", "a FIFO", "too large"])
+func `a configuration file that cannot be read is reported at once and the defaults serve`(kind: String) throws {
+    let rig = CaptureRig()
+    let path = rig.folder + "/utter.conf"
+    let reason: String
+    switch kind {
+    case "closed":
+        writeFile(path, "DefaultVoice \"German\"\n")
+        #expect(chmod(path, 0) == 0)
+        reason = "Permission denied"
+    case "a folder":
+        #expect(mkdir(path, 0o755) == 0)
+        reason = "not a regular file"
+    case "a FIFO":
+        // Opened for reading the ordinary way, it would wait for a writer forever.
+        #expect(mkfifo(path, 0o644) == 0)
+        reason = "not a regular file"
+    default:
+        writeFile(path, String(repeating: "# a comment line that goes on and on for a while\n", count: 100_000))
+        reason = "larger than 4 MiB"
+    }
+    let module = try startModule(rig, configurationPath: path, boundByPermissions: true)
+    speak(module, "<speak>Defaults still work.</speak>")
+    #expect(module.expect("702 END\n") == "701 BEGIN\n702 END\n")
+    #expect(module.quit() == 0)
+    #expect(rms(rig.samples()) > 500)
+    let log = rig.log
+    #expect(log.contains("configuration \(path) cannot be read (\(reason)); using the defaults"), "\(log)")
+}
+
+@Test func `an AudioConfigurationFile that is a FIFO is refused at once and the audio still plays`() throws {
+    let rig = CaptureRig()
+    let fifo = rig.folder + "/alsa.conf"
+    #expect(mkfifo(fifo, 0o644) == 0)
+    let path = rig.folder + "/utter.conf"
+    writeFile(path, "AudioConfigurationFile \"\(fifo)\"\n")
+    let module = try startModule(rig, configurationPath: path)
+    speak(module, "<speak>Still heard.</speak>")
+    #expect(module.expect("702 END\n") == "701 BEGIN\n702 END\n")
+    #expect(module.quit() == 0)
+    #expect(rms(rig.samples()) > 500)
+    #expect(rig.log.contains("AudioConfigurationFile \(fifo) cannot be read (not a regular file)"), "\(rig.log)")
+}
+
 @Test func `a sound file truncated or corrupted after it was played is read again, and a broken one is logged`() throws
 {
     let rig = CaptureRig()
@@ -66,12 +110,21 @@ import Testing
     writeFile(path, String(repeating: "not a sound file ", count: 60))
     speak(module, "tone", command: "SOUND_ICON")
     #expect(module.expect("702 END\n") == "701 BEGIN\n702 END\n")
+    // A FIFO in its place: opened the ordinary way, it would hold the synthesis thread for good,
+    // and the next icon would never play.
+    #expect(unlink(path) == 0 && mkfifo(path, 0o644) == 0)
+    speak(module, "tone", command: "SOUND_ICON")
+    #expect(module.expect("702 END\n") == "701 BEGIN\n702 END\n")
+    writeTone(folder + "/other.wav", frequency: 660, seconds: 0.5, amplitude: 12000)
+    speak(module, "other", command: "SOUND_ICON")
+    #expect(module.expect("702 END\n") == "701 BEGIN\n702 END\n")
     #expect(module.quit() == 0)
     let log = rig.log
     #expect(log.contains("sound icon not played"), "\(log)")
-    // One second, then the half second left, then nothing from the garbage: a stale cache would
-    // have played two or three seconds.
+    #expect(log.contains("cannot play \(path): it is not a regular file"), "\(log)")
+    // One second, then the half second left, then nothing from the garbage or the FIFO (a stale
+    // cache would have played more), then the other half second.
     let samples = rig.samples()
-    #expect(abs(samples.count - 22050 * 3 / 2) < 1000, "\(samples.count) samples, expected 33075")
-    #expect(rms(samples.prefix(22050 * 3 / 2 - 400)) > 5000, "both tones were played")
+    #expect(abs(samples.count - 22050 * 2) < 1000, "\(samples.count) samples, expected 44100")
+    #expect(rms(samples.prefix(22050 * 2 - 400)) > 5000, "all three tones were played")
 }
