@@ -83,16 +83,21 @@ public struct PCMDevice: ~Copyable {
         _ name: String, reportedAs reported: String, tree: OpaquePointer?, configuration: AudioConfiguration
     ) throws(ALSAError) -> (pcm: OpaquePointer, sizes: (period: Int, buffer: Int)) {
         var pcm: OpaquePointer? = nil
+        // Opened non-blocking: a hardware device another program holds then fails at once with
+        // EBUSY (and the next message tries again) instead of holding the synth thread in the
+        // kernel until it is free. Writes block again once it is open: they pace the render loop.
+        let mode = Int32(SND_PCM_NONBLOCK)
         let opened: Int32
         if let tree {
-            opened = snd_pcm_open_lconf(&pcm, name, SND_PCM_STREAM_PLAYBACK, 0, tree)
+            opened = snd_pcm_open_lconf(&pcm, name, SND_PCM_STREAM_PLAYBACK, mode, tree)
         } else {
-            opened = snd_pcm_open(&pcm, name, SND_PCM_STREAM_PLAYBACK, 0)
+            opened = snd_pcm_open(&pcm, name, SND_PCM_STREAM_PLAYBACK, mode)
         }
         guard opened >= 0, let pcm else {
             throw ALSAError(operation: "open the device", device: reported, code: opened < 0 ? opened : -EINVAL)
         }
         do throws(ALSAError) {
+            try check(snd_pcm_nonblock(pcm, 0), "make writes blocking", on: reported)
             return (pcm, try setUp(pcm, name: reported, configuration: configuration))
         } catch {
             snd_pcm_close(pcm)
