@@ -65,6 +65,11 @@ let badInputs: [BadInput] = [
         "SPEAK\n<?xml version=\"1.0\"?><!DOCTYPE lolz [<!ENTITY lol \"lol\"><!ENTITY lol2 \"&lol;&lol;&lol;\"><!ENTITY ext SYSTEM \"file:///etc/passwd\">]><speak>&lol2; &ext;</speak>\n.\n",
         reply: "202 OK RECEIVING MESSAGE\n200 OK SPEAKING\n701 BEGIN\n702 END\n"),
     BadInput(
+        "audio from the module's own stdin or a device",
+        "SPEAK\n<speak><audio src=\"/dev/stdin\">in</audio> <audio src=\"file:///dev/zero\">zero</audio></speak>\n.\n",
+        reply: "202 OK RECEIVING MESSAGE\n200 OK SPEAKING\n701 BEGIN\n702 END\n",
+        log: "cannot play /dev/zero: it is not a regular file"),
+    BadInput(
         "message text without SPEAK", "Hello there.\n.\n",
         reply: "300 ERR UNKNOWN COMMAND\n300 ERR UNKNOWN COMMAND\n", log: "unknown command \"Hello there.\""),
     BadInput(
