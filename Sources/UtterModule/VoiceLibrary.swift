@@ -153,9 +153,9 @@ public enum VoiceLibrary {
                 logger.warning(
                     "\(path): line \(clip.lineNumber): clip \(clip.file.debugDescription) is not inside the voice's folder, skipped"
                 )
-            } else if !isReadableFile(file) {
+            } else if let problem = unreadability(of: file) {
                 logger.warning(
-                    "\(path): line \(clip.lineNumber): clip \(clip.file.debugDescription) cannot be read (\(Errno(errno))); \(clip.phrase.debugDescription) is spoken by the fallback voice"
+                    "\(path): line \(clip.lineNumber): clip \(clip.file.debugDescription) cannot be read (\(problem)); \(clip.phrase.debugDescription) is spoken by the fallback voice"
                 )
             } else {
                 phrases.append((clip.phrase, file))
@@ -222,15 +222,12 @@ public enum VoiceLibrary {
         return (info.st_mode & S_IFMT) == S_IFREG
     }
 
-    /// Whether `path` is a regular file this process may read; if not, `errno` says why.
-    private static func isReadableFile(_ path: String) -> Bool {
+    /// Why `path` is not a regular file this process may read, or nil when it is.
+    private static func unreadability(of path: String) -> FileError? {
         var info = stat()
-        guard stat(path, &info) == 0 else { return false }
-        guard (info.st_mode & S_IFMT) == S_IFREG else {
-            errno = EISDIR
-            return false
-        }
-        return access(path, R_OK) == 0
+        guard stat(path, &info) == 0 else { return .system(Errno(errno)) }
+        guard (info.st_mode & S_IFMT) == S_IFREG else { return .notRegularFile }
+        return access(path, R_OK) == 0 ? nil : .system(Errno(errno))
     }
 
     /// The names of the folders inside `folder`, sorted.

@@ -125,8 +125,11 @@ private let greeterSettings = settingsBlock(synthesisVoice: "Greeter")
 }
 
 @Test func `broken voices are left out with a reason, good ones and the espeak-ng voices stay`() throws {
-    let clips = ClipRig(extraClips: "Clip \"goodbye\" \"goodbye.wav\"\nClip \"escape\" \"../../etc/passwd\"")
+    let clips = ClipRig(
+        extraClips:
+            "Clip \"goodbye\" \"goodbye.wav\"\nClip \"escape\" \"../../etc/passwd\"\nClip \"welcome\" \"welcome\"")
     let folder = clips.voices
+    mkdir(clips.greeter + "/welcome", 0o755)
     mkdir(folder + "/nameless", 0o755)
     writeFile(folder + "/nameless/voice.conf", "PrimaryLanguage en\nClip \"x\" \"x.wav\"\n")
     mkdir(folder + "/impostor", 0o755)
@@ -154,6 +157,7 @@ private let greeterSettings = settingsBlock(synthesisVoice: "Greeter")
     for expected in [
         "\(folder)/greeter/voice.conf: line 8: clip \"goodbye.wav\" cannot be read (No such file or directory); \"goodbye\" is spoken by the fallback voice",
         "\(folder)/greeter/voice.conf: line 9: clip \"../../etc/passwd\" is not inside the voice's folder, skipped",
+        "\(folder)/greeter/voice.conf: line 10: clip \"welcome\" cannot be read (not a regular file); \"welcome\" is spoken by the fallback voice",
         "clip voice at \(folder)/nameless left out: \(folder)/nameless/voice.conf: it has no Name",
         "clip voice at \(folder)/impostor left out: its name \"English (America)\"",
         "clip voice at \(folder)/badlanguage left out: \(folder)/badlanguage/voice.conf: no valid PrimaryLanguage",
