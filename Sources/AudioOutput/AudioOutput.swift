@@ -87,7 +87,12 @@ public final class AudioOutput: Sendable {
     }
 
     /// Stops and joins the render thread and closes every device; the output cannot start again.
-    public func shutdown() {
+    ///
+    /// Waits for the thread until `deadline` (monotonic nanoseconds). If it is still blocked on
+    /// the device then (a sound server that hangs), returns false and closes nothing: the device
+    /// is the thread's until the process ends.
+    @discardableResult
+    public func shutdown(until deadline: UInt64 = .max) -> Bool {
         let handle = thread.withLock { slot in
             slot.started = true  // no start after shutdown
             defer { slot.handle = nil }
@@ -96,12 +101,13 @@ public final class AudioOutput: Sendable {
         if let handle {
             shared.running.store(false, ordering: .releasing)
             wake(shared.renderWakeFD)
-            pthread_join(handle, nil)
+            guard CUtterShims_joinUntil(handle, deadline) == 0 else { return false }
         }
         producer.withLock { $0.installed = 0 }
         closeDevice(shared.exitMailbox.exchange(0, ordering: .acquiringAndReleasing))
         closeDevice(shared.installMailbox.exchange(0, ordering: .acquiringAndReleasing))
         closeDevice(shared.retiredMailbox.exchange(0, ordering: .acquiringAndReleasing))
+        return true
     }
 
     // MARK: Producer side (synth thread)

@@ -20,3 +20,8 @@ int CUtterShims_pollNanoseconds(struct pollfd *fds, unsigned long count, int64_t
 int CUtterShims_pipeCloseOnExec(int fds[2]) {
     return pipe2(fds, O_CLOEXEC);
 }
+
+int CUtterShims_joinUntil(pthread_t thread, uint64_t deadline) {
+    struct timespec until = {.tv_sec = (time_t)(deadline / 1000000000), .tv_nsec = (long)(deadline % 1000000000)};
+    return pthread_clockjoin_np(thread, NULL, CLOCK_MONOTONIC, &until);
+}

@@ -79,14 +79,16 @@ public final class Synthesizer: Sendable {
         }
     }
 
-    /// Stops the thread after the current chunk and waits for it.
-    public func shutdown() {
+    /// Stops the thread after the current chunk and waits for it until `deadline` (monotonic
+    /// nanoseconds); false if it is still running then (held by a device or engine call that does
+    /// not return), in which case nothing it uses may be freed.
+    @discardableResult
+    public func shutdown(until deadline: UInt64 = .max) -> Bool {
         isShuttingDown.store(true, ordering: .releasing)
         cancelledThrough.store(.max, ordering: .releasing)
         signal(wakeFD)
-        if let handle = thread.withLock({ $0.take() }) {
-            pthread_join(handle, nil)
-        }
+        guard let handle = thread.withLock({ $0.take() }) else { return true }
+        return CUtterShims_joinUntil(handle, deadline) == 0
     }
 
     fileprivate func run() {

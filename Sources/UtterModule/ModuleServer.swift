@@ -73,6 +73,13 @@ public final class ModuleServer {
     }
 
     /// Serves until QUIT, stdin EOF or a closed stdout; returns the process exit status.
+    /// How long exiting waits for the synth and render threads.
+    static let shutdownWait: UInt64 = 500_000_000
+
+    /// Whether `run` returned with a thread still blocked in a device or engine call: the process
+    /// must then end with `_exit`, since running exit handlers under that thread is unsafe.
+    public private(set) var leavesThreadsRunning = false
+
     public func run() -> Int32 {
         var buffer = [UInt8](repeating: 0, count: 1 << 16)
         while !isFinished && output.isOpen {
@@ -566,14 +573,28 @@ public final class ModuleServer {
         output.send(reply.encoded)
     }
 
+    /// Stops the synth and render threads, waiting for them at most `shutdownWait`: the server
+    /// kills a module that has not exited about a second after QUIT, and a sound server that
+    /// hangs can hold either thread in a device call for good.
     private func shutdown() {
         guard let runtime else { return }
         if let job = machine.currentMessage {
             runtime.synthesizer.cancel(through: job)
             runtime.audio.stop(job: job)
         }
-        runtime.synthesizer.shutdown()
-        runtime.audio.shutdown()
+        let deadline = AudioOutput.monotonicNanoseconds() + Self.shutdownWait
+        let synthStopped = runtime.synthesizer.shutdown(until: deadline)
+        // The render thread can stop by itself even if the synth thread is stuck opening a device.
+        let renderStopped = runtime.audio.shutdown(until: deadline)
+        if !synthStopped || !renderStopped {
+            let stuck = synthStopped ? "render thread" : renderStopped ? "synth thread" : "synth and render threads"
+            logger.error(
+                "the \(stuck) did not stop within \(Self.shutdownWait / 1_000_000) ms (held by the audio device or sound server?); exiting without waiting for it"
+            )
+            // Kept, not freed: the stuck thread still uses the ring, the engine and the device.
+            leavesThreadsRunning = true
+            return
+        }
         self.runtime = nil
     }
 }

@@ -6,4 +6,6 @@ import UtterModule
 signal(SIGPIPE, SIG_IGN)
 let logSink = LogSink(level: .notice)
 let server = ModuleServer(configurationPath: CommandLine.arguments.dropFirst().first, logSink: logSink)
-exit(server.run())
+let status = server.run()
+if server.leavesThreadsRunning { _exit(status) }
+exit(status)

@@ -55,9 +55,8 @@ final class PrivatePulse {
     deinit { kill() }
 }
 
-@Test(.timeLimit(.minutes(1)))
-func `the sound server dying mid-message ends it validly, and its return is picked up`() throws {
-    let rig = CaptureRig()
+/// A private PulseAudio for `rig`, and the module playing through it, warmed up with one message.
+private func startModuleOnPulse(_ rig: borrowing CaptureRig) throws -> (PrivatePulse, ModuleProcess) {
     let pulse = try PrivatePulse(runtime: rig.folder + "/pulse")
     writeFile(
         rig.folder + "/.asoundrc",
@@ -65,6 +64,13 @@ func `the sound server dying mid-message ends it validly, and its return is pick
     let module = try startModule(rig, device: "utter_paced")
     speak(module, "<speak>A warm-up for the sound server.</speak>")
     #expect(module.expect("702 END\n") == "701 BEGIN\n702 END\n")
+    return (pulse, module)
+}
+
+@Test(.timeLimit(.minutes(1)))
+func `the sound server dying mid-message ends it validly, and its return is picked up`() throws {
+    let rig = CaptureRig()
+    let (pulse, module) = try startModuleOnPulse(rig)
 
     speak(
         module,
@@ -83,4 +89,20 @@ func `the sound server dying mid-message ends it validly, and its return is pick
     let log = rig.log
     #expect(log.contains("audio device failed"), "the failure is logged: \(log.suffix(1500))")
     #expect(log.contains("could not open the device on 'utter_paced'"), "the failed reopen is logged")
+}
+
+@Test(.timeLimit(.minutes(1)))
+func `a sound server that hangs cannot hold the module: STOP is answered and QUIT exits`() throws {
+    let rig = CaptureRig()
+    let (pulse, module) = try startModuleOnPulse(rig)
+    // Stopped, as a sound server that deadlocks: its socket stays open but nothing answers.
+    kill(pulse.pid, SIGSTOP)
+    defer { kill(pulse.pid, SIGCONT) }
+    speak(module, "<speak>" + String(repeating: "Nobody hears this message. ", count: 10) + "</speak>")
+    module.send("STOP\n")
+    let events = try #require(module.expect("703 STOP\n"))
+    #expect(events == "703 STOP\n" || events == "701 BEGIN\n703 STOP\n")
+    // Within the second speech-dispatcher waits before it kills a module; it used to wait for good.
+    #expect(module.quit() == 0)
+    #expect(rig.log.contains("did not stop within 500 ms"), "\(rig.log)")
 }

@@ -1,6 +1,7 @@
 #ifndef C_UTTER_SHIMS_H
 #define C_UTTER_SHIMS_H
 // Linux interfaces Swift's Glibc module does not export.
+#include <pthread.h>
 #include <stdint.h>
 #include <signal.h>
 #include <sys/eventfd.h>
@@ -30,4 +31,7 @@ int CUtterShims_nameCurrentThread(const char *name);
 /// pipe() with both ends close-on-exec, atomically (pipe2 needs _GNU_SOURCE): a child spawned
 /// by another thread meanwhile cannot inherit either end. 0, or -1 with errno set.
 int CUtterShims_pipeCloseOnExec(int fds[2]);
+/// pthread_join that gives up at `deadline` on CLOCK_MONOTONIC, in nanoseconds
+/// (pthread_clockjoin_np needs _GNU_SOURCE): 0 once joined, ETIMEDOUT while the thread still runs.
+int CUtterShims_joinUntil(pthread_t thread, uint64_t deadline);
 #endif
