@@ -588,8 +588,11 @@ public final class ModuleServer {
         let renderStopped = runtime.audio.shutdown(until: deadline)
         if !synthStopped || !renderStopped {
             let stuck = synthStopped ? "render thread" : renderStopped ? "synth thread" : "synth and render threads"
-            logger.error(
-                "the \(stuck) did not stop within \(Self.shutdownWait / 1_000_000) ms (held by the audio device or sound server?); exiting without waiting for it"
+            // Notice, not error: a sound server can hold a write that long (a PulseAudio null sink
+            // that was idle held one for 1.7 s, and did at the end of the Orca test), and nothing
+            // is lost by not waiting.
+            logger.notice(
+                "exiting without waiting for the \(stuck), still in an audio device or engine call after \(Self.shutdownWait / 1_000_000) ms (a slow or hung sound server?)"
             )
             // Kept, not freed: the stuck thread still uses the ring, the engine and the device.
             leavesThreadsRunning = true
