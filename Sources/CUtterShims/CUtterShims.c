@@ -22,6 +22,16 @@ int CUtterShims_pipeCloseOnExec(int fds[2]) {
 }
 
 int CUtterShims_joinUntil(pthread_t thread, uint64_t deadline) {
-    struct timespec until = {.tv_sec = (time_t)(deadline / 1000000000), .tv_nsec = (long)(deadline % 1000000000)};
-    return pthread_clockjoin_np(thread, NULL, CLOCK_MONOTONIC, &until);
+    // pthread_timedjoin_np, not pthread_clockjoin_np (which takes the monotonic clock): only the
+    // former is intercepted by ThreadSanitizer, which takes a thread joined by the latter for a
+    // leak. So the deadline is moved to the real-time clock.
+    struct timespec monotonic, realtime;
+    clock_gettime(CLOCK_MONOTONIC, &monotonic);
+    clock_gettime(CLOCK_REALTIME, &realtime);
+    uint64_t now = (uint64_t)monotonic.tv_sec * 1000000000u + (uint64_t)monotonic.tv_nsec;
+    uint64_t left = deadline > now ? deadline - now : 0;
+    if (left > (uint64_t)INT64_MAX / 2) return pthread_join(thread, NULL);
+    uint64_t until = (uint64_t)realtime.tv_sec * 1000000000u + (uint64_t)realtime.tv_nsec + left;
+    struct timespec end = {.tv_sec = (time_t)(until / 1000000000u), .tv_nsec = (long)(until % 1000000000u)};
+    return pthread_timedjoin_np(thread, NULL, &end);
 }

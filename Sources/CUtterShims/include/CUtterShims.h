@@ -32,6 +32,6 @@ int CUtterShims_nameCurrentThread(const char *name);
 /// by another thread meanwhile cannot inherit either end. 0, or -1 with errno set.
 int CUtterShims_pipeCloseOnExec(int fds[2]);
 /// pthread_join that gives up at `deadline` on CLOCK_MONOTONIC, in nanoseconds
-/// (pthread_clockjoin_np needs _GNU_SOURCE): 0 once joined, ETIMEDOUT while the thread still runs.
+/// (pthread_timedjoin_np needs _GNU_SOURCE): 0 once joined, ETIMEDOUT while the thread still runs.
 int CUtterShims_joinUntil(pthread_t thread, uint64_t deadline);
 #endif
