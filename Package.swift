@@ -46,8 +46,9 @@ let package = Package(
 
         // I/O layers.
         .target(name: "Locking", swiftSettings: upcoming),
+        .target(name: "RegularFiles", swiftSettings: upcoming),
         .target(name: "AudioOutput", dependencies: ["CALSA", "CUtterShims", "Locking"], swiftSettings: upcoming),
-        .target(name: "SoundFiles", dependencies: ["CSndFile", "CSoxr"], swiftSettings: upcoming),
+        .target(name: "SoundFiles", dependencies: ["CSndFile", "CSoxr", "RegularFiles"], swiftSettings: upcoming),
         .target(
             name: "Speech",
             dependencies: [
@@ -59,6 +60,7 @@ let package = Package(
             name: "UtterModule",
             dependencies: [
                 "ModuleProtocol", "SSML", "Configuration", "Voices", "AudioOutput", "Speech", "CUtterShims", "Locking",
+                "RegularFiles",
                 .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: upcoming),

@@ -1,6 +1,7 @@
 import CSndFile
 import CSoxr
 import Glibc
+import RegularFiles
 
 /// A sound file that could not be used, with what to check.
 public struct SoundFileError: Error, CustomStringConvertible, Equatable {
@@ -33,16 +34,16 @@ public struct SoundClip: Equatable, Sendable {
         _ path: String, sampleRate: Int, maximumSeconds: Double = 60
     ) throws(SoundFileError) -> SoundClip {
         // Opened here rather than by libsndfile: a FIFO or device in a clip's place would block
-        // the synthesis thread in open() or read() for good. Only regular files are read.
-        let descriptor = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
-        guard descriptor >= 0 else { throw SoundFileError(path: path, reason: String(cString: strerror(errno))) }
-        defer { close(descriptor) }
-        var status = stat()
-        guard fstat(descriptor, &status) == 0, (status.st_mode & S_IFMT) == S_IFREG else {
-            throw SoundFileError(path: path, reason: "it is not a regular file")
+        // the synthesis thread in open() or read() for good.
+        let opened: RegularFile
+        switch openRegularFile(path, flags: O_RDONLY) {
+        case .success(let file): opened = file
+        case .failure(.notRegularFile): throw SoundFileError(path: path, reason: "it is not a regular file")
+        case .failure(let error): throw SoundFileError(path: path, reason: "\(error)")
         }
+        defer { close(opened.descriptor) }
         var info = SF_INFO()
-        guard let file = sf_open_fd(descriptor, Int32(SFM_READ), &info, 0) else {
+        guard let file = sf_open_fd(opened.descriptor, Int32(SFM_READ), &info, 0) else {
             throw SoundFileError(path: path, reason: String(cString: sf_strerror(nil)))
         }
         defer { sf_close(file) }

@@ -1,5 +1,6 @@
 import Glibc
 public import Logging
+import RegularFiles
 import Synchronization
 
 /// Where the module's log lines go: stderr (which speech-dispatcher sends to `utter.log`) and,
@@ -33,13 +34,10 @@ public final class LogSink: Sendable {
     /// Starts copying every line, debug included, to `path` (truncated, as upstream modules do).
     /// Only a regular file is taken: writing to a FIFO or device could block whatever logs.
     func openDebugFile(_ path: String) -> Result<Void, FileError> {
-        // Non-blocking, so that a FIFO nobody reads is refused at once instead of waited on.
-        let fd = open(path, O_WRONLY | O_CREAT | O_CLOEXEC | O_NONBLOCK, 0o644)
-        guard fd >= 0 else { return .failure(.system(Errno(errno))) }
-        var status = stat()
-        guard fstat(fd, &status) == 0, (status.st_mode & S_IFMT) == S_IFREG else {
-            close(fd)
-            return .failure(.notRegularFile)
+        let fd: Int32
+        switch openRegularFile(path, flags: O_WRONLY | O_CREAT) {
+        case .success(let file): fd = file.descriptor
+        case .failure(let error): return .failure(error)
         }
         _ = ftruncate(fd, 0)
         let old = debugFD.exchange(fd, ordering: .acquiringAndReleasing)

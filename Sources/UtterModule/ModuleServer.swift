@@ -4,6 +4,7 @@ import Configuration
 import Glibc
 import Logging
 import ModuleProtocol
+import RegularFiles
 import Speech
 import Voices
 

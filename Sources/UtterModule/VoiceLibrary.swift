@@ -1,6 +1,7 @@
 public import Configuration
 import Glibc
 public import Logging
+import RegularFiles
 public import Voices
 
 /// Finds the clip voices installed in voice folders and makes them voices the catalogue offers.
@@ -224,10 +225,13 @@ public enum VoiceLibrary {
 
     /// Why `path` is not a regular file this process may read, or nil when it is.
     private static func unreadability(of path: String) -> FileError? {
-        var info = stat()
-        guard stat(path, &info) == 0 else { return .system(Errno(errno)) }
-        guard (info.st_mode & S_IFMT) == S_IFREG else { return .notRegularFile }
-        return access(path, R_OK) == 0 ? nil : .system(Errno(errno))
+        switch openRegularFile(path, flags: O_RDONLY) {
+        case .success(let file):
+            close(file.descriptor)
+            return nil
+        case .failure(let error):
+            return error
+        }
     }
 
     /// The names of the folders inside `folder`, sorted.

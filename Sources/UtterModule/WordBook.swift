@@ -2,6 +2,7 @@ import Configuration
 import Glibc
 import Locking
 public import Logging
+import RegularFiles
 import Synchronization
 public import Voices
 

@@ -1,0 +1,79 @@
+import Glibc
+
+/// An `errno` value that describes itself as `strerror` does.
+public struct Errno: Error, CustomStringConvertible, Equatable {
+    public var code: Int32
+    public init(_ code: Int32) { self.code = code }
+    public var description: String { String(cString: strerror(code)) }
+}
+
+/// Why a file could not be opened or read.
+public enum FileError: Error, CustomStringConvertible, Equatable {
+    case system(Errno)
+    /// A folder, FIFO or device: reading or writing one could fail, block or never end.
+    case notRegularFile
+    case tooLarge(limit: Int)
+
+    public var description: String {
+        switch self {
+        case .system(let error): "\(error)"
+        case .notRegularFile: "not a regular file"
+        case .tooLarge(let limit): "larger than \(limit >> 20) MiB"
+        }
+    }
+
+    /// Whether the file is simply not there (which for an optional file is no problem).
+    public var isMissing: Bool {
+        if case .system(let error) = self { return error.code == ENOENT || error.code == ENOTDIR }
+        return false
+    }
+}
+
+/// An open regular file: its descriptor (close-on-exec, the caller closes it) and its size.
+public struct RegularFile {
+    public let descriptor: Int32
+    public let size: Int
+}
+
+/// Opens `path` with `flags` (a file it creates gets mode 0644), and keeps it only if it is a regular
+/// file. The open never blocks: a FIFO with nobody at the other end is refused at once instead of
+/// holding the calling thread, and so is any other FIFO, folder or device.
+public func openRegularFile(_ path: String, flags: Int32) -> Result<RegularFile, FileError> {
+    let descriptor = open(path, flags | O_CLOEXEC | O_NONBLOCK, 0o644)
+    guard descriptor >= 0 else { return .failure(.system(Errno(errno))) }
+    var status = stat()
+    guard fstat(descriptor, &status) == 0 else {
+        let error = Errno(errno)
+        close(descriptor)
+        return .failure(.system(error))
+    }
+    guard (status.st_mode & S_IFMT) == S_IFREG else {
+        close(descriptor)
+        return .failure(.notRegularFile)
+    }
+    return .success(RegularFile(descriptor: descriptor, size: Int(status.st_size)))
+}
+
+/// The whole regular file at `path` as text (invalid UTF-8 replaced), if it holds at most
+/// `limit` bytes: none of the module's text files comes near 4 MiB.
+public func readTextFile(_ path: String, limit: Int = 4 << 20) -> Result<String, FileError> {
+    let file: RegularFile
+    switch openRegularFile(path, flags: O_RDONLY) {
+    case .success(let opened): file = opened
+    case .failure(let error): return .failure(error)
+    }
+    defer { close(file.descriptor) }
+    guard file.size <= limit else { return .failure(.tooLarge(limit: limit)) }
+    var bytes: [UInt8] = []
+    bytes.reserveCapacity(file.size)
+    var chunk = [UInt8](repeating: 0, count: 16384)
+    while true {
+        let count = chunk.withUnsafeMutableBytes { read(file.descriptor, $0.baseAddress, $0.count) }
+        if count < 0 && errno == EINTR { continue }
+        guard count >= 0 else { return .failure(.system(Errno(errno))) }
+        guard count > 0 else { return .success(String(decoding: bytes, as: UTF8.self)) }
+        bytes.append(contentsOf: chunk[0..<count])
+        // The file grew while being read.
+        guard bytes.count <= limit else { return .failure(.tooLarge(limit: limit)) }
+    }
+}
