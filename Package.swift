@@ -14,7 +14,9 @@ let package = Package(
         .executable(name: "sd_utter", targets: ["sd_utter"]),
         .executable(name: "utter", targets: ["utter"]),
         // The pure layers, for the fuzzers in Fuzz/.
-        .library(name: "UtterPureLayers", targets: ["ModuleProtocol", "SSML", "Configuration", "Voices"]),
+        .library(name: "UtterPureLayers", targets: ["ModuleProtocol", "SSML", "Configuration", "Voices", "Playback"]),
+        // Speech from any Swift program: `import UtterKit`.
+        .library(name: "UtterKit", targets: ["UtterKit"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
@@ -35,32 +37,47 @@ let package = Package(
             name: "CSoxr", pkgConfig: "soxr",
             providers: [.apt(["libsoxr-dev"])]),
 
-        // Linux interfaces Swift's Glibc module lacks (eventfd).
+        // Linux interfaces Swift's Glibc module lacks (eventfd, signalfd, ppoll, thread names).
         .target(name: "CUtterShims"),
+        // The only importer of CUtterShims: descriptors, eventfds, threads, locks, the clock.
+        .target(name: "System", dependencies: ["CUtterShims"], swiftSettings: upcoming),
 
         // Pure layers: no I/O, no C, no Foundation.
         .target(name: "ModuleProtocol", swiftSettings: upcoming),
         .target(name: "SSML", swiftSettings: upcoming),
         .target(name: "Configuration", swiftSettings: upcoming),
         .target(name: "Voices", swiftSettings: upcoming),
+        .target(name: "Playback", dependencies: ["SSML"], swiftSettings: upcoming),
 
         // I/O layers.
-        .target(name: "Locking", swiftSettings: upcoming),
-        .target(name: "RegularFiles", swiftSettings: upcoming),
-        .target(name: "AudioOutput", dependencies: ["CALSA", "CUtterShims", "Locking"], swiftSettings: upcoming),
-        .target(name: "SoundFiles", dependencies: ["CSndFile", "CSoxr", "RegularFiles"], swiftSettings: upcoming),
+        .target(name: "RegularFiles", dependencies: ["System"], swiftSettings: upcoming),
+        .target(name: "AudioSinks", dependencies: ["System"], swiftSettings: upcoming),
+        .target(name: "AudioOutput", dependencies: ["CALSA", "AudioSinks", "System"], swiftSettings: upcoming),
+        .target(
+            name: "SoundFiles", dependencies: ["CSndFile", "CSoxr", "RegularFiles", "AudioSinks", "System"],
+            swiftSettings: upcoming),
         .target(
             name: "Speech",
             dependencies: [
-                "CEspeakNG", "CUtterShims", "AudioOutput", "Locking", "SoundFiles", "SSML", "Voices",
+                "CEspeakNG", "AudioSinks", "Playback", "System", "SoundFiles", "SSML", "Voices",
                 .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: upcoming),
+        // The public Swift API (Speaker), and the engine every front-end shares.
+        .target(
+            name: "UtterKit",
+            dependencies: [
+                "Speech", "AudioSinks", "AudioOutput", "SoundFiles", "Playback", "SSML", "Voices", "Configuration",
+                "ModuleProtocol", "RegularFiles", "System",
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: upcoming),
+        // The SSIP front-end: speech-dispatcher's module protocol over UtterKit's engine.
         .target(
             name: "UtterModule",
             dependencies: [
-                "ModuleProtocol", "SSML", "Configuration", "Voices", "AudioOutput", "Speech", "CUtterShims", "Locking",
-                "RegularFiles",
+                "UtterKit", "ModuleProtocol", "SSML", "Configuration", "Voices", "AudioSinks", "AudioOutput",
+                "Playback", "Speech", "System", "RegularFiles",
                 .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: upcoming),
@@ -72,9 +89,8 @@ let package = Package(
         .target(
             name: "UtterCLI",
             dependencies: [
-                "UtterModule", "Configuration", "SSML", "Voices", "Speech", "AudioOutput",
+                "UtterKit",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
-                .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: upcoming),
         .executableTarget(
@@ -82,16 +98,26 @@ let package = Package(
             dependencies: ["UtterCLI", .product(name: "ArgumentParser", package: "swift-argument-parser")],
             swiftSettings: upcoming),
 
+        // What the tests share: temporary folders, sound files, processes, seeded randomness.
+        .target(
+            name: "TestSupport", dependencies: ["CSndFile", "System"], path: "Tests/TestSupport",
+            swiftSettings: upcoming),
+
         .testTarget(name: "ModuleProtocolTests", dependencies: ["ModuleProtocol"], swiftSettings: upcoming),
         .testTarget(name: "SSMLTests", dependencies: ["SSML"], swiftSettings: upcoming),
         .testTarget(name: "ConfigurationTests", dependencies: ["Configuration"], swiftSettings: upcoming),
         .testTarget(name: "VoicesTests", dependencies: ["Voices"], swiftSettings: upcoming),
-        .testTarget(name: "AudioOutputTests", dependencies: ["AudioOutput"], swiftSettings: upcoming),
+        .testTarget(name: "PlaybackTests", dependencies: ["Playback", "SSML"], swiftSettings: upcoming),
+        .testTarget(
+            name: "AudioOutputTests", dependencies: ["AudioOutput", "AudioSinks", "System", "TestSupport"],
+            swiftSettings: upcoming),
+        .testTarget(
+            name: "UtterKitTests", dependencies: ["UtterKit", "TestSupport", "System"], swiftSettings: upcoming),
         .testTarget(
             name: "ModuleTests",
             dependencies: [
-                "sd_utter", "utter", "UtterModule", "Speech", "AudioOutput", "CUtterShims", "Voices",
-                "ModuleProtocol", "Configuration", "SSML",
+                "sd_utter", "utter", "UtterModule", "UtterKit", "Speech", "AudioOutput", "AudioSinks", "System",
+                "Voices", "ModuleProtocol", "Configuration", "SSML", "Playback", "TestSupport",
                 .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: upcoming),

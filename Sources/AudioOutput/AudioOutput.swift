@@ -1,6 +1,6 @@
-internal import CUtterShims
+public import AudioSinks
 import Glibc
-import Locking
+public import System
 import Synchronization
 
 /// Plays Int16 mono samples through ALSA on its own real-time thread and reports what has been heard.
@@ -14,13 +14,17 @@ import Synchronization
 /// Positions are absolute sample positions in the ring (see ``SampleRing``). The render thread wakes
 /// the control thread by writing 1 to `controlWakeFD`; wakes may coalesce or come spuriously, so the
 /// control thread re-reads the state it cares about after each one.
-public final class AudioOutput: Sendable {
+public final class AudioOutput: SampleSink {
     let ring: SampleRing
     let shared: RenderShared
     private let producer: Locked<ProducerState>
     private let thread = Locked<ThreadSlot>(ThreadSlot())
+    /// The control thread's wake, kept alive for the render thread, which signals its descriptor.
+    private let controlWake: EventFD
+    /// The render thread's own wake.
+    private let renderWake: EventFD
     /// Half a period in nanoseconds: how long the producer sleeps while the ring is full.
-    private let fullRingNap: Int
+    private let fullRingNap: UInt64
 
     /// What the synth thread (and `setDevice` from the control thread) keep about the device.
     private struct ProducerState {
@@ -34,28 +38,28 @@ public final class AudioOutput: Sendable {
     }
 
     private struct ThreadSlot {
-        var handle: pthread_t? = nil
+        var thread: NamedThread? = nil
         var started = false
     }
 
     /// Creates the ring and the render thread's eventfd; opens no device until the first job.
     ///
-    /// - Parameter controlWakeFD: an eventfd the caller owns and polls; it must outlive this object.
-    public init(configuration: AudioConfiguration, controlWakeFD: Int32) {
-        let renderWakeFD = CUtterShims_eventfd(1)
-        // Only fails when the process is out of file descriptors or memory, at startup.
-        precondition(renderWakeFD >= 0, "Utter could not create an eventfd for the render thread (errno \(errno))")
+    /// - Parameter controlWake: the eventfd the control thread polls.
+    public init(configuration: AudioConfiguration, controlWake: EventFD) throws(Errno) {
+        self.renderWake = try EventFD()
+        self.controlWake = controlWake
         self.ring = SampleRing(capacity: configuration.ringCapacity)
-        self.shared = RenderShared(renderWakeFD: renderWakeFD, controlWakeFD: controlWakeFD)
+        self.shared = RenderShared(renderWakeFD: renderWake.rawValue, controlWakeFD: controlWake.rawValue)
         self.producer = Locked(ProducerState(configuration: configuration))
         let rate = configuration.sampleRate > 0 ? configuration.sampleRate : 22050
-        self.fullRingNap = max(configuration.periodFrames, 1) * 500_000_000 / rate
+        self.fullRingNap = UInt64(max(configuration.periodFrames, 1) * 500_000_000 / rate)
     }
 
     deinit {
         shutdown()
-        close(shared.renderWakeFD)
     }
+
+    public var sampleRate: Int { configuration.sampleRate }
 
     // MARK: Lifecycle
 
@@ -69,19 +73,24 @@ public final class AudioOutput: Sendable {
         thread.withLock { slot in
             guard !slot.started else { return nil }
             slot.started = true
-            let context = Unmanaged.passRetained(RenderContext(ring: ring, shared: shared)).toOpaque()
-            var handle = pthread_t()
-            let result = pthread_create(&handle, nil, renderThreadEntry, context)
-            // Only fails when the system is out of threads or memory, at startup.
-            precondition(result == 0, "Utter could not start the render thread (error \(result))")
-            slot.handle = handle
+            let (ring, shared) = (ring, shared)
+            let renderThread: NamedThread
+            do {
+                renderThread = try NamedThread(name: "utter-render") {
+                    var state = RenderState()
+                    runRenderLoop(&state, ring: ring, shared: shared)
+                    shared.exitMailbox.store(state.device, ordering: .releasing)
+                }
+            } catch {
+                // Only fails when the system is out of threads or memory, at startup.
+                preconditionFailure("Utter could not start the render thread (\(error))")
+            }
+            slot.thread = renderThread
             // A modest real-time priority: above every normal thread, below the kernel's audio
             // and IRQ threads (50) and PipeWire/PulseAudio's own (rtkit gives them 20).
-            var parameters = sched_param(sched_priority: 10)
-            let error = pthread_setschedparam(handle, SCHED_FIFO, &parameters)
-            guard error != 0 else { return nil }
+            guard let error = renderThread.setRealTimePriority(10) else { return nil }
             return
-                "the render thread runs at normal priority: SCHED_FIFO was refused (\(String(cString: strerror(error)))); "
+                "the render thread runs at normal priority: SCHED_FIFO was refused (\(error)); "
                 + "allow it with a 'rtprio' limit in /etc/security/limits.conf for this user"
         }
     }
@@ -93,15 +102,14 @@ public final class AudioOutput: Sendable {
     /// is the thread's until the process ends.
     @discardableResult
     public func shutdown(until deadline: UInt64 = .max) -> Bool {
-        let handle = thread.withLock { slot in
+        let renderThread = thread.withLock { slot in
             slot.started = true  // no start after shutdown
-            defer { slot.handle = nil }
-            return slot.handle
+            return slot.thread
         }
-        if let handle {
+        if let renderThread {
             shared.running.store(false, ordering: .releasing)
             wake(shared.renderWakeFD)
-            guard CUtterShims_joinUntil(handle, deadline) == 0 else { return false }
+            guard renderThread.join(until: deadline) else { return false }
         }
         producer.withLock { $0.installed = 0 }
         closeDevice(shared.exitMailbox.exchange(0, ordering: .acquiringAndReleasing))
@@ -120,13 +128,13 @@ public final class AudioOutput: Sendable {
     /// before this call is not lost. If the device cannot be opened the job still begins, its samples
     /// are discarded as if played (so its events complete), and the error is thrown for the caller
     /// to log. Job ids must grow from 1.
-    public func beginJob(_ job: UInt64) throws(ALSAError) -> UInt64 {
+    public func beginJob(_ job: UInt64, continuing: Bool = false) throws -> UInt64 {
         precondition(job > shared.currentJob.load(ordering: .relaxed), "AudioOutput job ids must grow")
         let failure = ensureDevice()
 
         // Order matters (see `renderStep`): discardBefore, then the job.
         let start = ring.writePosition
-        shared.discardBefore.store(start, ordering: .releasing)
+        if !continuing { shared.discardBefore.store(start, ordering: .releasing) }
         shared.currentJob.store(job, ordering: .releasing)
         wake(shared.renderWakeFD)
         if let failure { throw failure }
@@ -134,7 +142,7 @@ public final class AudioOutput: Sendable {
     }
 
     /// What the synth thread should log about the device it opened last (a converter it needed), once.
-    public func takeDeviceNotice() -> String? {
+    public func takeNotice() -> String? {
         producer.withLock { state in
             defer { state.notice = nil }
             return state.notice
@@ -142,7 +150,7 @@ public final class AudioOutput: Sendable {
     }
 
     /// Opens the device now, so that the first message does not wait for it; synth thread only.
-    public func prepareDevice() throws(ALSAError) {
+    public func prepare() throws {
         if let failure = ensureDevice() { throw failure }
     }
 
@@ -196,7 +204,7 @@ public final class AudioOutput: Sendable {
     /// false when no device was open. Waits at most 200 ms for the render thread to let go of it;
     /// if it does not (it is blocked on the device), the next job closes it.
     @discardableResult
-    public func releaseDevice() -> Bool {
+    public func release() -> Bool {
         closeDevice(shared.retiredMailbox.exchange(0, ordering: .acquiringAndReleasing))
         let wasOpen = producer.withLock { state in
             defer { state.installed = 0 }
@@ -212,8 +220,7 @@ public final class AudioOutput: Sendable {
                 closeDevice(shared.retiredMailbox.exchange(0, ordering: .acquiringAndReleasing))
                 break
             }
-            var nap = timespec(tv_sec: 0, tv_nsec: 1_000_000)
-            nanosleep(&nap, nil)
+            MonotonicClock.sleep(nanoseconds: 1_000_000)
         }
         return true
     }
@@ -232,8 +239,7 @@ public final class AudioOutput: Sendable {
                 if rest.isEmpty { break }
             }
             if isCancelled() { return false }
-            var nap = timespec(tv_sec: 0, tv_nsec: fullRingNap)
-            nanosleep(&nap, nil)
+            MonotonicClock.sleep(nanoseconds: fullRingNap)
         }
         return true
     }
@@ -247,16 +253,11 @@ public final class AudioOutput: Sendable {
 
     /// Stops playback of `job` now; its remaining and future samples are dropped until a later job begins.
     ///
-    /// The render thread drops the device's queue (`snd_pcm_drop`), then sets ``stoppedJob`` to `job`
-    /// and wakes the control thread.
+    /// The render thread fades out or drops the device's queue (`snd_pcm_drop`), then wakes the
+    /// control thread.
     public func stop(job: UInt64) {
         shared.stopRequest.store(job, ordering: .releasing)
         wake(shared.renderWakeFD)
-    }
-
-    /// The last job whose stop the render thread has carried out; 0 before any.
-    public var stoppedJob: UInt64 {
-        shared.stoppedJob.load(ordering: .acquiring)
     }
 
     /// The position heard so far: samples taken from the ring (discarded ones included) minus those still queued in the device.
@@ -264,7 +265,7 @@ public final class AudioOutput: Sendable {
         shared.playedPosition.load(ordering: .acquiring)
     }
 
-    /// The position heard at `now` (CLOCK_MONOTONIC nanoseconds, see ``monotonicNanoseconds()``).
+    /// The position heard at `now` (``System/MonotonicClock`` nanoseconds).
     ///
     /// The render thread reads the device's position once per period; between readings, while the
     /// device runs, this advances it at the sample rate, never past the frames handed to the device.
@@ -287,13 +288,6 @@ public final class AudioOutput: Sendable {
         // Rounded up, so that at `due` the position has surely been reached.
         let due = clock.time + ((position - clock.position) * 1_000_000_000 + clock.rate - 1) / clock.rate
         return due > now ? due - now : 0
-    }
-
-    /// CLOCK_MONOTONIC in nanoseconds, the time base of ``playedPosition(at:)``.
-    public static func monotonicNanoseconds() -> UInt64 {
-        var now = timespec()
-        clock_gettime(CLOCK_MONOTONIC, &now)
-        return UInt64(now.tv_sec) * 1_000_000_000 + UInt64(now.tv_nsec)
     }
 
     private struct ClockReading {
@@ -323,11 +317,6 @@ public final class AudioOutput: Sendable {
         (shared.fadedStops.load(ordering: .relaxed), shared.cutStops.load(ordering: .relaxed))
     }
 
-    /// The position just past the last sample taken from the ring; a limit below it comes too late.
-    public var consumedPosition: UInt64 {
-        ring.readPosition
-    }
-
     /// Asks the render thread to wake the control thread once when ``playedPosition`` reaches `position`.
     ///
     /// Replaces any earlier request; `UInt64.max` cancels. Re-read ``playedPosition`` after calling
@@ -338,7 +327,7 @@ public final class AudioOutput: Sendable {
 
     /// Keeps the render thread from handing the device any sample at or past `position`; nil lifts it.
     ///
-    /// Used to pause exactly at a mark. Samples already handed over (see ``consumedPosition``) still
+    /// Used to pause exactly at a mark. Samples already handed to the device still
     /// play. The next ``beginJob(_:)`` lifts the limit.
     public func limitPlayback(to position: UInt64?) {
         shared.playbackLimit.store(position ?? .max, ordering: .releasing)
@@ -355,6 +344,15 @@ public final class AudioOutput: Sendable {
     /// The configuration in use (or to be used from the next job on).
     public var configuration: AudioConfiguration {
         producer.withLock { $0.pending ?? $0.configuration }
+    }
+
+    public var health: SinkHealth {
+        var health = SinkHealth()
+        health.underruns = underrunCount
+        (health.fadedStops, health.cutStops) = stopCounts
+        health.failures = deviceFailureCount
+        health.lastFailure = lastDeviceFailure.map { "\($0)" }
+        return health
     }
 
     /// How many underruns the render thread recovered from.
@@ -388,35 +386,3 @@ public final class AudioOutput: Sendable {
     }
 }
 
-/// What the render thread needs, passed to it retained (it outlives no `AudioOutput` method call).
-private final class RenderContext: Sendable {
-    let ring: SampleRing
-    let shared: RenderShared
-
-    init(ring: SampleRing, shared: RenderShared) {
-        self.ring = ring
-        self.shared = shared
-    }
-}
-
-/// The render thread's entry point: names the thread, runs the loop, hands back its device.
-private func renderThreadEntry(_ argument: UnsafeMutableRawPointer?) -> UnsafeMutableRawPointer? {
-    guard let argument else { return nil }
-    let context = Unmanaged<RenderContext>.fromOpaque(argument).takeRetainedValue()
-    nameCurrentThread("utter-render")
-    var state = RenderState()
-    runRenderLoop(&state, ring: context.ring, shared: context.shared)
-    context.shared.exitMailbox.store(state.device, ordering: .releasing)
-    return nil
-}
-
-/// Names the calling thread (≤ 15 bytes), as `pthread_setname_np` would; Glibc's module lacks that.
-///
-/// Naming is cosmetic (it shows in top, ps -L and gdb), so a failure, such as a /proc that is not
-/// mounted in a container, is ignored.
-private func nameCurrentThread(_ name: String) {
-    let fd = open("/proc/thread-self/comm", O_WRONLY | O_CLOEXEC)
-    guard fd >= 0 else { return }
-    _ = name.withCString { write(fd, $0, strlen($0)) }
-    close(fd)
-}

@@ -1,5 +1,4 @@
 internal import CALSA
-internal import CUtterShims
 import Glibc
 import Synchronization
 
@@ -105,7 +104,6 @@ func renderStep(_ state: inout RenderState, ring: SampleRing, shared: RenderShar
         }
         if stop > state.mutedThrough { state.mutedThrough = stop }
         if job <= stop && written > read { read = written }
-        shared.stoppedJob.store(stop, ordering: .releasing)
         wake(shared.controlWakeFD)
     }
     // A stopped job stays muted until a later job begins: whatever its producer still writes goes.

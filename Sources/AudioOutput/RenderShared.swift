@@ -17,8 +17,6 @@ final class RenderShared: Sendable {
 
     /// The job whose playback must stop now (control).
     let stopRequest = Atomic<UInt64>(0)
-    /// The last job whose stop the render thread carried out (render).
-    let stoppedJob = Atomic<UInt64>(0)
 
     /// The position heard so far (render).
     let playedPosition = Atomic<UInt64>(0)

@@ -1,11 +1,5 @@
 import Glibc
-
-/// An `errno` value that describes itself as `strerror` does.
-public struct Errno: Error, CustomStringConvertible, Equatable {
-    public var code: Int32
-    public init(_ code: Int32) { self.code = code }
-    public var description: String { String(cString: strerror(code)) }
-}
+public import System
 
 /// Why a file could not be opened or read.
 public enum FileError: Error, CustomStringConvertible, Equatable {

@@ -95,7 +95,11 @@ private struct Builder {
     // The segment being built.
     var leadingMarks: [String] = []
     var inlineMarks: [String] = []
-    var body = ""
+    var body = MarkupBuffer()
+    /// The runs of plain text in `body`, offsets relative to `body`.
+    var textRuns: [SpeechSegment.TextRun] = []
+    /// Unicode scalars of text content read so far (markup excluded, entities decoded).
+    var textOffset = 0
     var hasSpeech = false
     var spokenTail = ""  // the last non-space characters of text, to see sentence ends
     /// The `src` of the `<audio>` being read: its content is the fallback of one sound segment.
@@ -217,10 +221,16 @@ private struct Builder {
 
     mutating func addText(_ text: String) {
         guard !text.isEmpty else { return }
+        let scalars = text.unicodeScalars.count
+        defer { textOffset += scalars }
         if options.spellsText && text.contains(where: { !$0.isWhitespace }) {
             addSpelled(text)
         } else {
-            body += SSMLText.escape(text)
+            let escaped = SSMLText.escape(text)
+            let length = escaped.utf8.count == text.utf8.count ? scalars : escaped.unicodeScalars.count
+            textRuns.append(
+                SpeechSegment.TextRun(markupOffset: body.scalars, markupLength: length, textOffset: textOffset))
+            body += escaped
         }
         if text.contains(where: { !$0.isWhitespace }) {
             hasSpeech = true
@@ -286,12 +296,14 @@ private struct Builder {
     /// Closes the current segment and starts the next one inside the same open elements.
     mutating func closeSegment() {
         let closing = forwarded.reversed().map { "</\(localName($0.name))>" }.joined()
-        let markup = hasSpeech ? "<speak\(speakAttributes)>\(body)\(closing)</speak>" : nil
+        let opening = "<speak\(speakAttributes)>"
+        let markup = hasSpeech ? "\(opening)\(body.text)\(closing)</speak>" : nil
         if markup != nil || !leadingMarks.isEmpty || !inlineMarks.isEmpty || sound != nil || leadingSilence > 0 {
             segments.append(
                 SpeechSegment(
                     leadingMarks: leadingMarks, markup: markup, inlineMarks: markup == nil ? [] : inlineMarks,
-                    sound: sound, leadingSilence: leadingSilence))
+                    sound: sound, leadingSilence: leadingSilence,
+                    textRuns: markup == nil ? [] : shifted(textRuns, by: opening.unicodeScalars.count)))
             // Without markup, inline marks cannot exist: a mark before any speech is leading.
         }
         sound = nil
@@ -300,7 +312,16 @@ private struct Builder {
         inlineMarks = []
         hasSpeech = false
         spokenTail = ""
-        body = forwarded.compactMap(\.openingTag).joined()
+        body = MarkupBuffer(forwarded.compactMap(\.openingTag).joined())
+        textRuns = []
+    }
+
+    func shifted(_ runs: [SpeechSegment.TextRun], by offset: Int) -> [SpeechSegment.TextRun] {
+        runs.map { run in
+            var run = run
+            run.markupOffset += offset
+            return run
+        }
     }
 
     mutating func finish() -> [SpeechSegment] {
@@ -324,6 +345,23 @@ private struct Builder {
         " \(attribute.name)=\"\(SSMLText.escape(attribute.value, quotes: true))\""
     }
 
+}
+
+/// The markup of a segment being built, with its length in Unicode scalars (the unit of the
+/// engine's word positions), kept as it grows rather than counted again.
+struct MarkupBuffer {
+    private(set) var text: String
+    private(set) var scalars: Int
+
+    init(_ text: String = "") {
+        self.text = text
+        self.scalars = text.unicodeScalars.count
+    }
+
+    static func += (buffer: inout MarkupBuffer, piece: String) {
+        buffer.text += piece
+        buffer.scalars += piece.unicodeScalars.count
+    }
 }
 
 /// Text made safe to put into SSML.

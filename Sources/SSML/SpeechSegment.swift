@@ -20,10 +20,32 @@ public struct SpeechSegment: Equatable, Sendable {
     /// libespeak-ng 1.51 ignores at the start of an utterance.
     public var leadingSilence: Int
 
+    /// Where the message's plain text sits in `markup`, so the engine's word positions can be
+    /// mapped back to it. Spelled text has none.
+    public var textRuns: [TextRun]
+
+    /// A stretch of `markup` that is the message's text, escaped.
+    public struct TextRun: Equatable, Sendable {
+        /// Where it starts in `markup`, in Unicode scalars.
+        public var markupOffset: Int
+        /// Its length in `markup` (entities at full length), in Unicode scalars.
+        public var markupLength: Int
+        /// Where its text starts in the message's text content (markup left out, entities
+        /// decoded), in Unicode scalars.
+        public var textOffset: Int
+
+        public init(markupOffset: Int, markupLength: Int, textOffset: Int) {
+            self.markupOffset = markupOffset
+            self.markupLength = markupLength
+            self.textOffset = textOffset
+        }
+    }
+
     public init(
         leadingMarks: [String] = [], markup: String? = nil, inlineMarks: [String] = [], sound: String? = nil,
-        leadingSilence: Int = 0
+        leadingSilence: Int = 0, textRuns: [TextRun] = []
     ) {
+        self.textRuns = textRuns
         self.leadingMarks = leadingMarks
         self.markup = markup
         self.inlineMarks = inlineMarks

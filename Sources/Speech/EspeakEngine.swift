@@ -1,4 +1,5 @@
 import CEspeakNG
+public import Playback
 import Synchronization
 public import Voices
 
@@ -39,21 +40,15 @@ public struct EngineParameters: Equatable, Sendable {
     public init() {}
 }
 
-/// What espeak-ng reported at a sample of the current synthesis call.
-struct EngineMark {
-    var name: String
-    /// Samples since the start of the call.
-    var sample: Int
-}
-
 /// libespeak-ng in synchronous mode. Not thread-safe, like the library: after `init` it is used
 /// by one thread only (the synth thread).
 public final class EspeakEngine {
-    /// Receives each chunk of audio and the marks inside it; returns false to abort the call.
-    typealias Sink = (UnsafeBufferPointer<Int16>, [EngineMark]) -> Bool
+    /// Receives each chunk of audio and the marks (and words) inside it; returns false to abort the call.
+    typealias Sink = (UnsafeBufferPointer<Int16>, [EngineEvent]) -> Bool
 
     public let sampleRate: Int
     private var sink: Sink?
+    private var reportsWords = false
     private var currentVoice = ""
     private var currentParameters: EngineParameters?
 
@@ -154,9 +149,11 @@ public final class EspeakEngine {
         currentParameters = parameters
     }
 
-    /// Synthesises one SSML document, handing audio and marks to `sink` as they come.
-    func synthesize(ssml: String, pauseAtEnd: Bool, sink: @escaping Sink) {
+    /// Synthesises one SSML document, handing audio and marks (and with `reportsWords`, words) to
+    /// `sink` as they come.
+    func synthesize(ssml: String, pauseAtEnd: Bool, reportsWords: Bool = false, sink: @escaping Sink) {
         self.sink = sink
+        self.reportsWords = reportsWords
         defer { self.sink = nil }
         var flags = UInt32(espeakCHARS_UTF8) | UInt32(espeakSSML)
         if pauseAtEnd { flags |= UInt32(espeakENDPAUSE) }
@@ -169,16 +166,22 @@ public final class EspeakEngine {
     fileprivate func deliver(_ samples: UnsafeBufferPointer<Int16>, _ events: UnsafeMutablePointer<espeak_EVENT>?)
         -> Bool
     {
-        var marks: [EngineMark] = []
+        var reported: [EngineEvent] = []
         if var event = events {
             while event.pointee.type != espeakEVENT_LIST_TERMINATED {
+                let sample = Int(event.pointee.sample)
                 if event.pointee.type == espeakEVENT_MARK, let name = event.pointee.id.name {
-                    marks.append(EngineMark(name: String(cString: name), sample: Int(event.pointee.sample)))
+                    reported.append(.mark(name: String(cString: name), sample: sample))
+                } else if reportsWords && event.pointee.type == espeakEVENT_WORD {
+                    reported.append(
+                        .word(
+                            textPosition: Int(event.pointee.text_position), length: Int(event.pointee.length),
+                            sample: sample))
                 }
                 event += 1
             }
         }
-        return sink?(samples, marks) ?? false
+        return sink?(samples, reported) ?? false
     }
 }
 

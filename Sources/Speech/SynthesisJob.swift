@@ -19,6 +19,14 @@ public struct SynthesisJob: Sendable {
     public var soundFiles: [String]
     /// Where a relative `<audio src>` is looked for.
     public var soundFolders: [String]
+    /// Whether the job plays right after the samples of the job before it (queued speech), rather
+    /// than replacing whatever of them is not heard yet (a screen reader's next message).
+    public var continuing = false
+    /// Whether the engine's words are reported (as ``Playback/SynthesisEvent/word(job:text:position:)``).
+    public var reportsWords = false
+    /// Silence before the first sound and after the last, in milliseconds.
+    public var leadingSilence = 0
+    public var trailingSilence = 0
 
     public init(
         id: UInt64, ssml: String, engineVoice: String, variant: String?, parameters: EngineParameters,
@@ -55,30 +63,3 @@ public enum SoundLocator {
     }
 }
 
-/// What the synth thread reports, each at an absolute position of the sample ring.
-public enum SynthesisEvent: Equatable, Sendable {
-    /// The job's first sample is at `position`.
-    case audioStart(job: UInt64, position: UInt64)
-    /// Mark `name` sits before the sample at `position`.
-    case mark(job: UInt64, name: String, position: UInt64)
-    /// Every mark before `position` has been reported; samples up to it may now be written.
-    case progress(job: UInt64, position: UInt64)
-    /// The job's last sample ends before `position`.
-    case end(job: UInt64, position: UInt64)
-
-    /// The job the event belongs to.
-    public var job: UInt64 {
-        switch self {
-        case .audioStart(let job, _), .mark(let job, _, _), .progress(let job, _), .end(let job, _): job
-        }
-    }
-
-    /// The ring position the event waits for.
-    public var position: UInt64 {
-        switch self {
-        case .audioStart(_, let position), .mark(_, _, let position), .progress(_, let position),
-            .end(_, let position):
-            position
-        }
-    }
-}

@@ -1,14 +1,14 @@
-public import AudioOutput
-import CUtterShims
+public import AudioSinks
 import Glibc
-import Locking
 public import Logging
+public import Playback
 import SSML
 import SoundFiles
 import Synchronization
+public import System
 
-/// The synth thread: runs every espeak-ng call, writes samples into the audio ring and reports
-/// marks and ends at their sample positions.
+/// The synth thread: runs every espeak-ng call, writes samples into a ``AudioSinks/SampleSink``
+/// and reports marks, words and ends at their sample positions.
 public final class Synthesizer: Sendable {
     private let queue = Locked<[SynthesisJob]>([])
     private let events = Locked<[SynthesisEvent]>([])
@@ -17,58 +17,57 @@ public final class Synthesizer: Sendable {
     private let isShuttingDown = Atomic<Bool>(false)
     private let isDevicePreparationRequested = Atomic<Bool>(false)
     private let isDeviceReleaseRequested = Atomic<Bool>(false)
-    private let wakeFD: Int32
-    private let controlWakeFD: Int32
-    private let audio: AudioOutput
-    private let logger: Logger
-    private let thread = Locked<pthread_t?>(nil)
+    private let wake: EventFD
+    private let controlWake: EventFD
+    let sink: any SampleSink
+    let logger: Logger
+    private let thread = Locked<NamedThread?>(nil)
     private let engineBox: EngineBox
     /// Segments longer than this are aborted when cancelled; shorter ones run to their end.
     static let abortableSegmentBytes = 4096
     /// At most this many zero samples are dropped from the start of a message (15 ms at 22,050 Hz).
     static let trimmableLeadingSilence = 331
 
-    /// Takes over `engine`: from `start()` on, only the synth thread uses it.
-    public init(engine: consuming EspeakEngine, audio: AudioOutput, controlWakeFD: Int32, logger: Logger) {
+    /// Takes over `engine`: from `start()` on, only the synth thread uses it. Reports wake
+    /// `controlWake`.
+    public init(engine: consuming EspeakEngine, sink: any SampleSink, controlWake: EventFD, logger: Logger)
+        throws(Errno)
+    {
         self.engineBox = EngineBox(engine)
-        self.audio = audio
-        self.controlWakeFD = controlWakeFD
+        self.sink = sink
+        self.controlWake = controlWake
         self.logger = logger
-        self.wakeFD = CUtterShims_eventfd(0)
-        precondition(wakeFD >= 0, "eventfd failed: \(errno)")
+        self.wake = try EventFD(blocking: true)
     }
 
     /// Starts the thread.
-    public func start() {
-        let context = Unmanaged.passRetained(self).toOpaque()
-        var handle = pthread_t()
-        let result = pthread_create(&handle, nil, synthThreadMain, context)
-        precondition(result == 0, "could not start the synth thread: \(result)")
-        thread.withLock { $0 = handle }
+    public func start() throws(Errno) {
+        let synthThread = try NamedThread(name: "utter-synth") { [self] in run() }
+        thread.withLock { $0 = synthThread }
     }
 
     /// Queues a job; it runs after the jobs before it.
     public func submit(_ job: SynthesisJob) {
         queue.withLock { $0.append(job) }
-        signal(wakeFD)
+        wake.signal()
     }
 
     /// Opens the audio device ahead of the first message (on this thread: opening can take long).
     public func prepareAudio() {
         isDevicePreparationRequested.store(true, ordering: .releasing)
-        signal(wakeFD)
+        wake.signal()
     }
 
     /// Closes the audio device (on this thread, between jobs) until the next job needs it.
     public func releaseAudio() {
         isDeviceReleaseRequested.store(true, ordering: .releasing)
-        signal(wakeFD)
+        wake.signal()
     }
 
     /// Cancels `job` and every earlier one: their synthesis stops at the next chunk.
     public func cancel(through job: UInt64) {
         cancelledThrough.max(job, ordering: .releasing)
-        signal(wakeFD)
+        wake.signal()
     }
 
     /// Removes and returns the events reported since the last call.
@@ -86,19 +85,19 @@ public final class Synthesizer: Sendable {
     public func shutdown(until deadline: UInt64 = .max) -> Bool {
         isShuttingDown.store(true, ordering: .releasing)
         cancelledThrough.store(.max, ordering: .releasing)
-        signal(wakeFD)
-        guard let handle = thread.withLock({ $0.take() }) else { return true }
-        return CUtterShims_joinUntil(handle, deadline) == 0
+        wake.signal()
+        guard let running = thread.withLock({ $0 }) else { return true }
+        return running.join(until: deadline)
     }
 
-    fileprivate func run() {
+    private func run() {
         let engine = engineBox.engine
         var clips = ClipCache()
         while !isShuttingDown.load(ordering: .acquiring) {
             if isDevicePreparationRequested.exchange(false, ordering: .acquiringAndReleasing) {
                 do {
-                    try audio.prepareDevice()
-                    if let notice = audio.takeDeviceNotice() { logger.notice("\(notice)") }
+                    try sink.prepare()
+                    if let notice = sink.takeNotice() { logger.notice("\(notice)") }
                 } catch {
                     logger.warning(
                         "cannot open the audio device yet; trying again with the first message",
@@ -108,31 +107,31 @@ public final class Synthesizer: Sendable {
             let job = queue.withLock { $0.isEmpty ? nil : $0.removeFirst() }
             // Only between jobs: a job queued meanwhile keeps the device it is about to use.
             if isDeviceReleaseRequested.exchange(false, ordering: .acquiringAndReleasing) && job == nil {
-                if audio.releaseDevice() { logger.debug("idle: audio device closed until the next message") }
+                if sink.release() { logger.debug("idle: audio device closed until the next message") }
             }
             guard let job else {
-                var value: UInt64 = 0
-                _ = read(wakeFD, &value, 8)
+                wake.reset()  // blocking: sleeps until a job, a request or the shutdown
                 continue
             }
             guard !isCancelled(job.id) else { continue }
+            let start = beginJob(job)
             if job.soundFiles.isEmpty {
-                perform(job, engine: engine, clips: &clips)
+                perform(job, from: start, engine: engine, clips: &clips)
             } else {
-                play(job, clips: &clips, sampleRate: engine.sampleRate)
+                play(job, from: start, clips: &clips, sampleRate: engine.sampleRate)
             }
         }
     }
 
     /// Starts the job's audio; returns its start position. Without a device it still starts (its
     /// samples are discarded as if played, so its events complete) and the reason is logged.
-    fileprivate func beginJob(_ job: SynthesisJob) -> UInt64 {
+    private func beginJob(_ job: SynthesisJob) -> UInt64 {
+        defer { if let notice = sink.takeNotice() { logger.notice("\(notice)") } }
         do {
-            defer { if let notice = audio.takeDeviceNotice() { logger.notice("\(notice)") } }
-            return try audio.beginJob(job.id)
+            return try sink.beginJob(job.id, continuing: job.continuing)
         } catch {
             logger.error("audio output unavailable, the message is reported as played", metadata: ["error": "\(error)"])
-            return audio.writePosition
+            return sink.writePosition
         }
     }
 
@@ -140,18 +139,28 @@ public final class Synthesizer: Sendable {
         cancelledThrough.load(ordering: .acquiring) >= job
     }
 
-    private func report(_ new: [SynthesisEvent]) {
+    fileprivate func report(_ new: [SynthesisEvent]) {
         guard !new.isEmpty else { return }
         events.withLock { pending in
             // Only the newest progress matters: keep one.
             if case .progress = pending.last, case .progress = new.first { pending.removeLast() }
             pending.append(contentsOf: new)
         }
-        signal(controlWakeFD)
+        controlWake.signal()
     }
 
-    private func perform(_ job: SynthesisJob, engine: EspeakEngine, clips: inout ClipCache) {
-        let start = beginJob(job)
+    /// Writes `milliseconds` of silence for `job`; false once it is cancelled.
+    fileprivate func writeSilence(_ milliseconds: Int, for job: SynthesisJob, writer: inout JobWriter, sampleRate: Int)
+        -> Bool
+    {
+        guard milliseconds > 0 else { return true }
+        let silence = [Int16](repeating: 0, count: milliseconds * sampleRate / 1000)
+        report([.progress(job: job.id, position: sink.writePosition + UInt64(silence.count))])
+        _ = silence.withUnsafeBufferPointer { writer.write($0, isCancelled: { self.isCancelled(job.id) }) }
+        return !isCancelled(job.id)
+    }
+
+    private func perform(_ job: SynthesisJob, from jobStart: UInt64, engine: EspeakEngine, clips: inout ClipCache) {
         do {
             try engine.setVoice(job.engineVoice, variant: job.variant)
         } catch {
@@ -160,33 +169,28 @@ public final class Synthesizer: Sendable {
         engine.apply(job.parameters)
 
         let segments = job.segmenter.segments(of: job.ssml)
-        var writer = JobWriter(job: job, audio: audio)
+        var writer = JobWriter(job: job, sink: sink)
+        guard writeSilence(job.leadingSilence, for: job, writer: &writer, sampleRate: engine.sampleRate) else { return }
+        let start = job.leadingSilence > 0 ? sink.writePosition : jobStart
         // The start comes first so that marks before the first word are heard with it.
         report([.audioStart(job: job.id, position: start)])
         for (index, segment) in segments.enumerated() {
-            var reported = 0
-            var base = audio.writePosition
-            var pending: [SynthesisEvent] = segment.leadingMarks.map {
-                .mark(job: job.id, name: $0, position: base)
-            }
+            var placer = MarkPlacer(
+                job: job.id, segment: segment, base: sink.writePosition, placesWords: job.reportsWords)
+            var pending = placer.leadingMarks()
             if segment.leadingSilence > 0 {
                 // Marks before the break are reported at its start: they were reached before it.
-                report(
-                    pending + [
-                        .progress(
-                            job: job.id, position: base + UInt64(segment.leadingSilence * engine.sampleRate / 1000))
-                    ])
+                report(pending)
                 pending.removeAll()
-                let silence = [Int16](repeating: 0, count: segment.leadingSilence * engine.sampleRate / 1000)
-                _ = silence.withUnsafeBufferPointer { writer.write($0, isCancelled: { self.isCancelled(job.id) }) }
-                guard !isCancelled(job.id) else { return }
-                base = audio.writePosition
+                guard writeSilence(segment.leadingSilence, for: job, writer: &writer, sampleRate: engine.sampleRate)
+                else { return }
+                placer.rebase(to: sink.writePosition)
             }
             if let source = segment.sound,
                 let clip = sound(
                     source, of: job, clips: &clips, sampleRate: engine.sampleRate, hasFallback: segment.markup != nil)
             {
-                pending.append(.progress(job: job.id, position: base + UInt64(clip.samples.count)))
+                pending.append(.progress(job: job.id, position: sink.writePosition + UInt64(clip.samples.count)))
                 report(pending)
                 pending.removeAll()
                 _ = clip.samples.withUnsafeBufferPointer { samples in
@@ -205,8 +209,9 @@ public final class Synthesizer: Sendable {
                 // message they only delay the first sound the user hears, so up to that much
                 // digital silence is dropped there (an SSML break is longer and stays).
                 var trimmed = 0
-                var trimming = audio.writePosition == start
-                engine.synthesize(ssml: markup, pauseAtEnd: pauseAtEnd) { chunk, marks in
+                var trimming = sink.writePosition == start
+                engine.synthesize(ssml: markup, pauseAtEnd: pauseAtEnd, reportsWords: job.reportsWords) {
+                    chunk, engineEvents in
                     guard !self.isCancelled(job.id) else { return finishesWhenCancelled }
                     var samples = chunk
                     if trimming {
@@ -216,39 +221,21 @@ public final class Synthesizer: Sendable {
                         trimmed += zeros
                         trimming = samples.isEmpty && trimmed < Self.trimmableLeadingSilence
                     }
-                    let chunkEnd = self.audio.writePosition + UInt64(samples.count)
-                    for mark in marks {
-                        guard let markIndex = SpeechSegment.inlineMarkIndex(mark.name),
-                            markIndex < segment.inlineMarks.count, markIndex >= reported
-                        else { continue }
-                        let offset = UInt64(max(0, mark.sample - trimmed))
-                        let position = min(max(base + offset, writer.lastMarkPosition), chunkEnd)
-                        // Marks the engine skipped come first, at the same sample: all are reported, in order.
-                        while reported <= markIndex {
-                            pending.append(.mark(job: job.id, name: segment.inlineMarks[reported], position: position))
-                            reported += 1
-                        }
-                        writer.lastMarkPosition = position
-                    }
                     // Marks are reported before their samples are written, so playback limited to the
                     // reported progress can never pass a mark nobody has seen yet (PAUSE relies on it).
-                    pending.append(.progress(job: job.id, position: chunkEnd))
+                    pending += placer.place(
+                        engineEvents, chunkStart: self.sink.writePosition, count: samples.count, trimmed: trimmed)
                     self.report(pending)
                     pending.removeAll(keepingCapacity: true)
                     return writer.write(samples, isCancelled: { self.isCancelled(job.id) }) || finishesWhenCancelled
                 }
             }
             guard !isCancelled(job.id) else { return }
-            let end = audio.writePosition
-            while reported < segment.inlineMarks.count {
-                pending.append(.mark(job: job.id, name: segment.inlineMarks[reported], position: end))
-                reported += 1
-            }
-            writer.lastMarkPosition = end
-            report(pending)
+            report(pending + placer.finish(at: sink.writePosition))
         }
         guard !isCancelled(job.id) else { return }
-        report([.end(job: job.id, position: audio.writePosition)])
+        guard writeSilence(job.trailingSilence, for: job, writer: &writer, sampleRate: engine.sampleRate) else { return }
+        report([.end(job: job.id, position: sink.writePosition)])
     }
 }
 
@@ -278,15 +265,14 @@ extension Synthesizer {
     }
 
     /// Plays the first of the job's sound files that can be read; ends the job in any case.
-    fileprivate func play(_ job: SynthesisJob, clips: inout ClipCache, sampleRate: Int) {
-        let start = beginJob(job)
+    fileprivate func play(_ job: SynthesisJob, from start: UInt64, clips: inout ClipCache, sampleRate: Int) {
         report([.audioStart(job: job.id, position: start)])
         let found = clips.firstClip(among: job.soundFiles, sampleRate: sampleRate)
         logNotices(&clips)
         switch found {
         case .success(let clip):
-            var writer = JobWriter(job: job, audio: audio)
-            let end = audio.writePosition + UInt64(clip.samples.count)
+            var writer = JobWriter(job: job, sink: sink)
+            let end = sink.writePosition + UInt64(clip.samples.count)
             report([.progress(job: job.id, position: end)])
             let complete = clip.samples.withUnsafeBufferPointer { samples in
                 writer.write(samples, isCancelled: { self.isCancelled(job.id) })
@@ -296,7 +282,7 @@ extension Synthesizer {
             logger.warning("sound icon not played: \(problem)")
         }
         guard !isCancelled(job.id) else { return }
-        report([.end(job: job.id, position: audio.writePosition)])
+        report([.end(job: job.id, position: sink.writePosition)])
     }
 }
 
@@ -363,23 +349,21 @@ private struct ClipCache {
     }
 }
 
-/// Scales samples by the job's gain and writes them into the ring.
+/// Scales samples by the job's gain and writes them into the sink.
 private struct JobWriter {
     let job: SynthesisJob
-    let audio: AudioOutput
-    var lastMarkPosition: UInt64
+    let sink: any SampleSink
     var scratch = [Int16](repeating: 0, count: 4096)
 
-    init(job: SynthesisJob, audio: AudioOutput) {
+    init(job: SynthesisJob, sink: any SampleSink) {
         self.job = job
-        self.audio = audio
-        self.lastMarkPosition = audio.writePosition
+        self.sink = sink
     }
 
     mutating func write(_ samples: UnsafeBufferPointer<Int16>, isCancelled: () -> Bool) -> Bool {
         guard !samples.isEmpty else { return true }
         if job.gain >= 0.999 {
-            return audio.write(samples, isCancelled: isCancelled)
+            return sink.write(samples, isCancelled: isCancelled)
         }
         var offset = 0
         while offset < samples.count {
@@ -389,7 +373,7 @@ private struct JobWriter {
                 for index in 0..<count {
                     buffer[index] = Int16(Float(samples[offset + index]) * gain)
                 }
-                return audio.write(UnsafeBufferPointer(rebasing: buffer[0..<count]), isCancelled: isCancelled)
+                return sink.write(UnsafeBufferPointer(rebasing: buffer[0..<count]), isCancelled: isCancelled)
             }
             guard ok else { return false }
             offset += count
@@ -402,21 +386,8 @@ private struct JobWriter {
 ///
 /// `@unchecked Sendable` is sound because the engine is touched by exactly one thread: the
 /// creating thread hands it over in `Synthesizer.init` and never keeps a reference, and from
-/// `start()` on only `synthThreadMain` uses it.
+/// `start()` on only the synth thread uses it.
 private final class EngineBox: @unchecked Sendable {
     let engine: EspeakEngine
     init(_ engine: consuming EspeakEngine) { self.engine = engine }
-}
-
-private func signal(_ fd: Int32) {
-    var one: UInt64 = 1
-    _ = write(fd, &one, 8)
-}
-
-private func synthThreadMain(_ context: UnsafeMutableRawPointer?) -> UnsafeMutableRawPointer? {
-    guard let context else { return nil }
-    let synthesizer = Unmanaged<Synthesizer>.fromOpaque(context).takeRetainedValue()
-    _ = CUtterShims_nameCurrentThread("utter-synth")
-    synthesizer.run()
-    return nil
 }

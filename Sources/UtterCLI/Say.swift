@@ -1,20 +1,14 @@
 import ArgumentParser
-import AudioOutput
-import CUtterShims
-import Configuration
-import Glibc
-import Logging
-import ModuleProtocol
-import SSML
-import Speech
-import UtterModule
-import Voices
+import UtterKit
 
 extension UtterCommand {
-    struct Say: ParsableCommand {
+    struct Say: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
-            abstract: "Speak text aloud through ALSA with an Utter voice.",
-            discussion: "Text is SSML when it starts with <speak>; otherwise it is read as plain text.")
+            abstract: "Speak text aloud with an Utter voice, or render it to a sound file.",
+            discussion: """
+                Text is SSML when it starts with <speak>; otherwise it is read as plain text. Speech \
+                plays on the ALSA device (on a desktop, its sound server) without speech-dispatcher.
+                """)
 
         @Option(name: .shortAndLong, help: "The voice, by name or identifier (see 'utter voices').")
         var voice: String?
@@ -22,11 +16,16 @@ extension UtterCommand {
         @Option(name: .shortAndLong, help: "The language, when no voice is given (e.g. de, en-GB).")
         var language: String?
 
-        @Option(name: .shortAndLong, help: "Speech rate from -100 to 100.")
+        @Option(name: .shortAndLong, help: "Speech rate from -100 to 100 (0: the voice's normal rate).")
         var rate: Int = 0
 
         @Option(name: .long, help: "The ALSA device to play on.")
         var device: String = "default"
+
+        @Option(
+            name: [.customShort("o"), .long],
+            help: "Render to this sound file instead of playing (.wav, .flac, .ogg, .aiff, .au, .caf).")
+        var output: String?
 
         @Argument(help: "The text to speak.")
         var text: [String]
@@ -36,65 +35,21 @@ extension UtterCommand {
             guard !text.joined().isEmpty else { throw ValidationError("Give the text to speak.") }
         }
 
-        func run() throws {
-            let logSink = LogSink(level: .warning)
-            let engine = try EspeakEngine()
-            let espeakVoices = engine.voices()
-            let catalogue = VoiceCatalogue(
-                voices: espeakVoices
-                    + VoiceLibrary.clipVoices(
-                        configuration: UtterConfiguration(), espeakVoices: espeakVoices,
-                        logger: logSink.logger(label: "utter")))
-            if let voice, catalogue.voice(named: voice) == nil {
-                throw ValidationError("No voice is called '\(voice)'. Run 'utter voices' to see them.")
-            }
-            var settings = SpeechSettings()
-            settings.synthesisVoice = voice
-            settings.language = language ?? voice.map { _ in nil } ?? "en-US"
-            settings.rate = rate
-            let joined = text.joined(separator: " ")
-            let ssml = joined.hasPrefix("<speak") ? joined : "<speak>\(SSMLText.escape(joined))</speak>"
-            let factory = JobFactory(configuration: UtterConfiguration(), catalogue: catalogue)
-            guard let (job, chosen, _) = factory.job(id: 1, kind: .speak, text: ssml, settings: settings) else {
-                throw UtterError("espeak-ng has no voices installed; install espeak-ng-data.")
-            }
-            let wakeFD = CUtterShims_eventfd(1)
-            let period = engine.sampleRate / 50
-            let configuration = AudioConfiguration(
-                deviceName: device, sampleRate: engine.sampleRate, periodFrames: period, bufferFrames: period * 4)
+        func run() async throws {
+            let speaker: Speaker
             do {
-                // Fail early, with ALSA's reason, rather than speak to nobody.
-                _ = try PCMDevice(configuration: configuration)
+                speaker = try Speaker(output: output.map { .file(path: $0) } ?? .device(device))
+                if let voice { _ = try speaker.voice(named: voice) }
             } catch {
-                throw UtterError("\(error)")
+                throw UtterError(error.description)
             }
-            let audio = AudioOutput(configuration: configuration, controlWakeFD: wakeFD)
-            audio.start()
-            let synthesizer = Synthesizer(
-                engine: engine, audio: audio, controlWakeFD: wakeFD, logger: logSink.logger(label: "utter"))
-            synthesizer.start()
-            defer {
-                synthesizer.shutdown()
-                audio.shutdown()
-            }
-            print("Speaking with \(chosen.name)…")
-            synthesizer.submit(job)
-            var end: UInt64?
-            while true {
-                for event in synthesizer.takeEvents() {
-                    if case .end(_, let position) = event { end = position }
-                }
-                if let end {
-                    audio.notify(whenPlayedReaches: end)
-                    if audio.playedPosition >= end { break }
-                }
-                var descriptor = pollfd(fd: wakeFD, events: Int16(POLLIN), revents: 0)
-                _ = poll(&descriptor, 1, 100)
-                var value: UInt64 = 0
-                _ = read(wakeFD, &value, 8)
-            }
-            if let failure = audio.lastDeviceFailure {
-                throw UtterError("The audio device failed while speaking: \(failure)")
+            let joined = text.joined(separator: " ")
+            var utterance = joined.hasPrefix("<speak") ? Utterance(ssml: joined) : Utterance(text: joined)
+            utterance.voice = voice
+            utterance.language = language
+            utterance.rate = 0.5 + Double(rate) / 200
+            for await event in speaker.speak(utterance) {
+                if case .cancelled = event { throw UtterError("Speech was cut off.") }
             }
         }
     }

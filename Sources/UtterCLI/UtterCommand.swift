@@ -1,7 +1,7 @@
 public import ArgumentParser
 
 /// `utter`: Utter's voices and speech, for people rather than for speech-dispatcher.
-public struct UtterCommand: ParsableCommand {
+public struct UtterCommand: AsyncParsableCommand {
     public static let configuration = CommandConfiguration(
         commandName: "utter",
         abstract: "Utter, a speech-dispatcher voice module: list its voices and speak with them.",

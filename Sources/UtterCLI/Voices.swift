@@ -1,40 +1,55 @@
 import ArgumentParser
-import Configuration
-import Logging
-import Speech
-import UtterModule
-import Voices
+import UtterKit
 
 extension UtterCommand {
     struct Voices: ParsableCommand {
         static let configuration = CommandConfiguration(
-            abstract: "List the voices, as speech-dispatcher clients see them.")
+            abstract: "List the voices: name, primary language, identifier.")
 
         @Option(name: .shortAndLong, help: "Only voices for this language (BCP 47, e.g. de or en-GB).")
         var language: String?
 
         func run() throws {
-            let engine = try EspeakEngine()
-            let espeakVoices = engine.voices()
-            let logSink = LogSink(level: .warning)
-            let catalogue = VoiceCatalogue(
-                voices: espeakVoices
-                    + VoiceLibrary.clipVoices(
-                        configuration: UtterConfiguration(), espeakVoices: espeakVoices,
-                        logger: logSink.logger(label: "utter")))
-            if let language, LanguageTag(language) == nil {
-                throw ValidationError("'\(language)' is not a language tag; try one like 'de' or 'en-GB'.")
+            let voices: [VoiceDescription]
+            do {
+                voices = try Speaker.installedVoices()
+            } catch {
+                throw UtterError(error.description)
             }
-            let listings = catalogue.listings(language: language)
-            guard !listings.isEmpty else {
+            let shown = try language.map { language in
+                guard let wanted = LanguageMatch(language) else {
+                    throw ValidationError("'\(language)' is not a language tag; try one like 'de' or 'en-GB'.")
+                }
+                return voices.filter { wanted.matches([$0.primaryLanguage] + $0.supportedLanguages) }
+            } ?? voices
+            guard !shown.isEmpty else {
                 throw UtterError("No voice speaks '\(language ?? "")'. Run 'utter voices' to see them all.")
             }
-            let width = min(48, listings.map(\.name.count).max() ?? 0)
-            for listing in listings {
-                let voice = catalogue.voices[listing.voiceIndex]
-                let padding = String(repeating: " ", count: max(1, width - listing.name.count + 2))
-                print("\(listing.name)\(padding)\(listing.language)\t\(voice.identifier)")
+            let width = min(48, shown.map(\.name.count).max() ?? 0)
+            for voice in shown {
+                let padding = String(repeating: " ", count: max(1, width - voice.name.count + 2))
+                print("\(voice.name)\(padding)\(voice.primaryLanguage)\t\(voice.identifier)")
             }
+        }
+    }
+}
+
+/// A language asked for on the command line: `en` matches `en-GB`, `en-GB` only itself.
+struct LanguageMatch {
+    let tag: String
+
+    init?(_ text: String) {
+        let parts = text.split(separator: "-", omittingEmptySubsequences: false)
+        guard let first = parts.first, (2...3).contains(first.count), first.allSatisfy(\.isLetter),
+            parts.allSatisfy({ !$0.isEmpty && $0.count <= 8 && $0.allSatisfy { $0.isLetter || $0.isNumber } })
+        else { return nil }
+        tag = text.lowercased()
+    }
+
+    func matches(_ languages: [String]) -> Bool {
+        languages.contains { language in
+            let lowered = language.lowercased()
+            return lowered == tag || lowered.hasPrefix(tag + "-")
         }
     }
 }

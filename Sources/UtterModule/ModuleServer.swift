@@ -1,11 +1,13 @@
 import AudioOutput
-import CUtterShims
 import Configuration
 import Glibc
 import Logging
 import ModuleProtocol
+import Playback
 import RegularFiles
 import Speech
+import System
+import UtterKit
 import Voices
 
 /// The control thread: reads commands from speech-dispatcher, answers them, drives synthesis and
@@ -16,9 +18,8 @@ public final class ModuleServer {
     private let logger: Logger
     private let inputFD: Int32
     private var output: OutputChannel
-    private let wakeFD: Int32
     /// SIGTERM and SIGINT, read in the poll loop so a message in progress can end with 703.
-    private let signalFD: Int32
+    private let signals: SignalFD?
 
     private var splitter = LineSplitter()
     private var reader = CommandReader()
@@ -30,25 +31,14 @@ public final class ModuleServer {
     private var lastJob: UInt64 = 0
     private var isFinished = false
 
-    // Playback of the current message.
-    private var queue: [SynthesisEvent] = []
-    private var queueHead = 0
-    private var endPosition: UInt64?
-    /// Every mark before this position has been reported by the synth thread.
-    private var knownProgress: UInt64 = 0
+    /// Where playback of the current message is held while a PAUSE waits for its mark.
     private var pauseLimit: UInt64?
-    /// When the next pending event's sample will be heard (CLOCK_MONOTONIC ns), if the device is playing.
-    private var eventDeadline: UInt64?
-    /// When to close the idle audio device (CLOCK_MONOTONIC ns); nil while speaking or once closed.
-    private var idleDeadline: UInt64?
-    private var reportedUnderruns = 0
-    private var reportedDeviceFailures = 0
-    private var reportedStops = (faded: 0, cut: 0)
 
     private struct Runtime {
         var factory: JobFactory
+        var pipeline: SpeechPipeline
+        /// The pipeline's sink, as the device it is (AUDIO blocks change it).
         var audio: AudioOutput
-        var synthesizer: Synthesizer
         var espeakVoices: [Voice]
         /// The voice folders as they were when the clip voices were read.
         var voiceSignature: [VoiceLibrary.Stamp]
@@ -61,16 +51,9 @@ public final class ModuleServer {
         self.logger = logSink.logger(label: "utter")
         self.inputFD = inputFD
         self.output = OutputChannel(fd: outputFD)
-        self.wakeFD = CUtterShims_eventfd(1)
-        precondition(wakeFD >= 0, "eventfd failed: \(errno)")
         // Blocked here, before any thread starts, so every thread inherits the mask and the
         // signals are only ever delivered through the signalfd.
-        var signals = sigset_t()
-        sigemptyset(&signals)
-        sigaddset(&signals, SIGTERM)
-        sigaddset(&signals, SIGINT)
-        pthread_sigmask(SIG_BLOCK, &signals, nil)
-        self.signalFD = CUtterShims_signalfd(&signals)
+        self.signals = SignalFD(blocking: [SIGTERM, SIGINT])
     }
 
     /// Serves until QUIT, stdin EOF or a closed stdout; returns the process exit status.
@@ -84,34 +67,27 @@ public final class ModuleServer {
     public func run() -> Int32 {
         var buffer = [UInt8](repeating: 0, count: 1 << 16)
         while !isFinished && output.isOpen {
-            var fds = [
-                pollfd(fd: inputFD, events: Int16(POLLIN), revents: 0),
-                pollfd(fd: wakeFD, events: Int16(POLLIN), revents: 0),
-                pollfd(fd: signalFD, events: Int16(POLLIN), revents: 0),
-            ]
-            var timeout: Int64 = -1
-            if let deadline = [eventDeadline, idleDeadline].compactMap({ $0 }).min() {
-                let now = AudioOutput.monotonicNanoseconds()
-                timeout = deadline > now ? Int64(deadline - now) : 0
+            let wake = runtime?.pipeline.wake
+            let descriptors = [inputFD, signals?.rawValue ?? -1, wake?.rawValue ?? -1]
+            let timeout = runtime?.pipeline.deadline.map { deadline in
+                let now = MonotonicClock.now
+                return deadline > now ? deadline - now : 0
             }
-            let ready = CUtterShims_pollNanoseconds(&fds, signalFD >= 0 ? 3 : 2, timeout)
-            if ready < 0 && errno != EINTR {
-                logger.critical("poll failed (\(Errno(errno))); exiting")
-                break
+            let ready: [Bool]
+            switch poll(descriptors, timeout: timeout) {
+            case .success(let flags): ready = flags
+            case .failure(let error):
+                logger.critical("poll failed (\(error)); exiting")
+                isFinished = true
+                continue
             }
-            if fds[1].revents != 0 {
-                var value: UInt64 = 0
-                _ = read(wakeFD, &value, 8)
-            }
-            if signalFD >= 0 && fds[2].revents != 0 {
-                var record = [UInt8](repeating: 0, count: Int(CUtterShims_signalfdRecordSize()))
-                _ = record.withUnsafeMutableBytes { read(signalFD, $0.baseAddress, $0.count) }
-                let number = record.withUnsafeBytes { $0.load(as: UInt32.self) }
+            if ready[2] { wake?.reset() }
+            if ready[1], let number = signals?.take() {
                 logger.notice("signal \(number) received: ending the message in progress and exiting")
                 perform(machine.abandon())
                 break
             }
-            if fds[0].revents != 0 {
+            if ready[0] {
                 let count = buffer.withUnsafeMutableBytes { read(inputFD, $0.baseAddress, $0.count) }
                 if count == 0 || (count < 0 && errno != EINTR && errno != EAGAIN) {
                     logger.info("stdin closed: speech-dispatcher is gone; exiting")
@@ -128,7 +104,7 @@ public final class ModuleServer {
                 }
             }
             pumpPlayback()
-            reportAudioHealth()
+            runtime?.pipeline.reportHealth()
             releaseIdleDevice()
         }
         if !output.isOpen {
@@ -222,16 +198,25 @@ public final class ModuleServer {
             configuration: configuration, espeakVoices: espeakVoices, logger: logSink.logger(label: "utter.voices"))
         let voices = espeakVoices + clipVoices
         let catalogue = VoiceCatalogue(voices: voices)
-        let audio = AudioOutput(configuration: audioConfiguration(sampleRate: engine.sampleRate), controlWakeFD: wakeFD)
-        if let priorityProblem = audio.start() {
-            logger.notice("\(priorityProblem)")
+        let pipeline: SpeechPipeline
+        var audio: AudioOutput?
+        do {
+            pipeline = try SpeechPipeline(engine: engine, logger: logSink.logger(label: "utter.synth")) {
+                wake, sampleRate in
+                let device = try AudioOutput(configuration: audioConfiguration(sampleRate: sampleRate), controlWake: wake)
+                audio = device
+                return device
+            }
+        } catch {
+            logger.critical("\(error)")
+            send(.initializationFailed(reason: "\(error)"))
+            return
         }
-        let synthesizer = Synthesizer(
-            engine: engine, audio: audio, controlWakeFD: wakeFD, logger: logSink.logger(label: "utter.synth"))
-        synthesizer.start()
+        if let notice = pipeline.startNotice { logger.notice("\(notice)") }
+        pipeline.idleSeconds = configuration.audioIdleSeconds
         runtime = Runtime(
-            factory: JobFactory(configuration: configuration, catalogue: catalogue, words: wordBook()), audio: audio,
-            synthesizer: synthesizer, espeakVoices: espeakVoices, voiceSignature: voiceSignature)
+            factory: JobFactory(configuration: configuration, catalogue: catalogue, words: wordBook()),
+            pipeline: pipeline, audio: audio!, espeakVoices: espeakVoices, voiceSignature: voiceSignature)
         logger.notice(
             "initialised: \(espeakVoices.count) espeak-ng voices, \(clipVoices.count) clip voices, \(catalogue.listings.count) voice list entries"
         )
@@ -300,8 +285,8 @@ public final class ModuleServer {
         if let runtime {
             let audioConfiguration = audioConfiguration(sampleRate: runtime.audio.configuration.sampleRate)
             runtime.audio.setDevice(audioConfiguration)
-            runtime.synthesizer.prepareAudio()
-            armIdleTimer()
+            runtime.pipeline.synthesizer.prepareAudio()
+            runtime.pipeline.armIdleTimer()
             logger.info("audio device \(audioConfiguration.deviceName.debugDescription)")
         }
     }
@@ -369,8 +354,7 @@ public final class ModuleServer {
         if let current = machine.currentMessage {
             // The server never does this; if it does, it believes the old message is over.
             logger.error("a new message arrived while message \(current) was speaking; dropping the old one silently")
-            runtime.synthesizer.cancel(through: current)
-            runtime.audio.stop(job: current)
+            runtime.pipeline.halt(through: current)
             machine = MessageStateMachine()
         }
         lastJob += 1
@@ -388,101 +372,33 @@ public final class ModuleServer {
             "message \(job.id): \(kind.rawValue), \(data.text.utf8.count) bytes, voice \(voice.name.debugDescription) (\(reason))"
         )
         resetPlayback()
-        idleDeadline = nil
-        runtime.audio.limitPlayback(to: nil)
+        runtime.pipeline.limitPlayback(to: nil)
         send(.speaking)
         machine.accept(job.id)
-        runtime.synthesizer.submit(job)
+        runtime.pipeline.submit(job)
     }
 
     // MARK: - Playback events
 
+    /// Forgets the events of every message so far (the last one ended).
     private func resetPlayback() {
-        queue.removeAll(keepingCapacity: true)
-        queueHead = 0
-        endPosition = nil
-        knownProgress = 0
+        runtime?.pipeline.finish(through: lastJob)
         pauseLimit = nil
     }
 
-    /// Moves events whose sample has been heard into the state machine.
+    /// Hands the state machine every event whose sample has been heard.
     private func pumpPlayback() {
-        eventDeadline = nil
-        guard let runtime else { return }
-        let events = runtime.synthesizer.takeEvents()
-        guard let job = machine.currentMessage else { return }
-        for event in events where event.job == job {
-            switch event {
-            case .progress(_, let position):
-                knownProgress = max(knownProgress, position)
-            case .end(_, let position):
-                knownProgress = max(knownProgress, position)
-                endPosition = position
-                queue.append(event)
-            case .audioStart, .mark:
-                queue.append(event)
-            }
-        }
-        if machine.isPausePending { limitPlaybackForPause() }
-        while machine.currentMessage == job {
-            // Where the device is now, between the render thread's readings: events go out when
-            // their sample is heard, not at the next period boundary.
-            let now = AudioOutput.monotonicNanoseconds()
-            let played = runtime.audio.playedPosition(at: now)
-            while queueHead < queue.count, isHeard(queue[queueHead], played: played) {
-                let event = queue[queueHead]
-                queueHead += 1
-                logHeard(event, played: played, job: job)
-                switch event {
-                case .audioStart: perform(machine.audioStarted(job))
-                case .mark(_, let name, _): perform(machine.markReached(name, in: job))
-                case .end: perform(machine.audioFinished(job))
-                case .progress: break
-                }
-                if machine.currentMessage != job { break }
-            }
-            if queueHead > 4096 && queueHead * 2 > queue.count {
-                queue.removeFirst(queueHead)
-                queueHead = 0
-            }
+        guard let pipeline = runtime?.pipeline else { return }
+        pipeline.pump(afterReceiving: { if machine.isPausePending { limitPlaybackForPause() } }) { event in
+            let job = event.job
             guard machine.currentMessage == job else { return }
-            guard queueHead < queue.count else { return }
-            let target = threshold(of: queue[queueHead])
-            runtime.audio.notify(whenPlayedReaches: target)
-            // A crossing between the read above and setting the threshold would be missed: look again.
-            if runtime.audio.playedPosition >= target { continue }
-            // The render thread's wake is the fallback (a device that is not running yet, or one that
-            // stalls); the deadline is when the device clock says the sample will be heard.
-            eventDeadline = runtime.audio.nanoseconds(untilPlayed: target, at: now).map { now + $0 }
-            return
+            switch event {
+            case .audioStart: perform(machine.audioStarted(job))
+            case .mark(_, let name, _): perform(machine.markReached(name, in: job))
+            case .end: perform(machine.audioFinished(job))
+            case .word, .progress: break
+            }
         }
-    }
-
-    /// Where each event sat and where the device was when it went out: how exact marks are, read off a log.
-    private func logHeard(_ event: SynthesisEvent, played: UInt64, job: UInt64) {
-        let what: String
-        switch event {
-        case .audioStart: what = "begin"
-        case .mark(_, let name, _): what = "mark \(name.debugDescription)"
-        case .end: what = "end"
-        case .progress: return
-        }
-        let target = threshold(of: event)
-        logger.debug(
-            "message \(job): \(what) at sample \(event.position), reported with the device at \(played) (+\(played - target))"
-        )
-    }
-
-    private func threshold(of event: SynthesisEvent) -> UInt64 {
-        // BEGIN waits for the first sample to be heard; a mark, for every sample before it.
-        let own: UInt64
-        if case .audioStart(_, let position) = event { own = position + 1 } else { own = event.position }
-        if let endPosition { return min(own, endPosition) }
-        return own
-    }
-
-    private func isHeard(_ event: SynthesisEvent, played: UInt64) -> Bool {
-        played >= threshold(of: event)
     }
 
     /// Keeps playback from running past the next `__spd_` mark while a PAUSE is pending.
@@ -490,17 +406,14 @@ public final class ModuleServer {
     /// Until that mark is known, playback may not run past the point up to which the synth thread
     /// has reported its marks, so the pause lands exactly on the mark and nothing after it is heard.
     private func limitPlaybackForPause() {
-        guard let runtime else { return }
-        var limit = endPosition ?? knownProgress
-        for index in queueHead..<queue.count {
-            if case .mark(_, let name, let position) = queue[index], name.hasPrefix("__spd_") {
-                limit = position
-                break
-            }
+        guard let pipeline = runtime?.pipeline else { return }
+        let limit = pipeline.tracker.pauseLimit { event in
+            if case .mark(_, let name, _) = event { return name.hasPrefix("__spd_") }
+            return false
         }
         guard limit != pauseLimit else { return }
         pauseLimit = limit
-        runtime.audio.limitPlayback(to: limit)
+        pipeline.limitPlayback(to: limit)
     }
 
     private func perform(_ actions: [MessageStateMachine.Action]) {
@@ -510,12 +423,11 @@ public final class ModuleServer {
                 output.send(event.encoded)
                 if event.isTerminal {
                     resetPlayback()
-                    armIdleTimer()
+                    runtime?.pipeline.armIdleTimer()
                 }
             case .haltPlayback(let reason):
                 guard let runtime, let job = machine.currentMessage else { continue }
-                runtime.synthesizer.cancel(through: job)
-                runtime.audio.stop(job: job)
+                runtime.pipeline.halt(through: job)
                 logger.debug("message \(job): halted for \(reason)")
                 // The terminal event goes out now rather than when the render thread confirms
                 // silence: that thread may be blocked on the device for a period (or for PulseAudio's
@@ -530,44 +442,10 @@ public final class ModuleServer {
         }
     }
 
-    /// Starts counting the idle time after which the audio device is closed.
-    private func armIdleTimer() {
-        guard configuration.audioIdleSeconds > 0 else { return }
-        idleDeadline = AudioOutput.monotonicNanoseconds() + UInt64(configuration.audioIdleSeconds) * 1_000_000_000
-    }
-
     /// Closes the audio device once the module has been idle long enough (see `AudioIdleSeconds`).
     private func releaseIdleDevice() {
-        guard let deadline = idleDeadline, machine.currentMessage == nil, let runtime else { return }
-        guard AudioOutput.monotonicNanoseconds() >= deadline else { return }
-        idleDeadline = nil
-        runtime.synthesizer.releaseAudio()
-    }
-
-    private func reportAudioHealth() {
-        guard let runtime else { return }
-        let underruns = runtime.audio.underrunCount
-        if underruns != reportedUnderruns {
-            logger.notice("audio underruns: \(underruns) so far (\(underruns - reportedUnderruns) new)")
-            reportedUnderruns = underruns
-        }
-        let stops = runtime.audio.stopCounts
-        if stops.faded != reportedStops.faded {
-            logger.debug("stop faded out over 4 ms")
-        }
-        if stops.cut != reportedStops.cut {
-            logger.debug(
-                "stop cut the sound at once: the device cannot take back what it has queued"
-            )
-        }
-        reportedStops = stops
-        let failures = runtime.audio.deviceFailureCount
-        if failures != reportedDeviceFailures {
-            logger.error(
-                "audio device failed: \(runtime.audio.lastDeviceFailure.map { "\($0)" } ?? "unknown error"); the message is reported as played, the device is reopened for the next one"
-            )
-            reportedDeviceFailures = failures
-        }
+        guard machine.currentMessage == nil else { return }
+        runtime?.pipeline.releaseIdleDevice()
     }
 
     private func send(_ reply: Reply) {
@@ -580,15 +458,9 @@ public final class ModuleServer {
     private func shutdown() {
         guard let runtime else { return }
         if let job = machine.currentMessage {
-            runtime.synthesizer.cancel(through: job)
-            runtime.audio.stop(job: job)
+            runtime.pipeline.halt(through: job)
         }
-        let deadline = AudioOutput.monotonicNanoseconds() + Self.shutdownWait
-        let synthStopped = runtime.synthesizer.shutdown(until: deadline)
-        // The render thread can stop by itself even if the synth thread is stuck opening a device.
-        let renderStopped = runtime.audio.shutdown(until: deadline)
-        if !synthStopped || !renderStopped {
-            let stuck = synthStopped ? "render thread" : renderStopped ? "synth thread" : "synth and render threads"
+        if let stuck = runtime.pipeline.shutdown(until: MonotonicClock.now + Self.shutdownWait) {
             // Notice, not error: a sound server can hold a write that long (a PulseAudio null sink
             // that was idle held one for 1.7 s, and did at the end of the Orca test), and nothing
             // is lost by not waiting.

@@ -4,6 +4,7 @@ import ModuleProtocol
 import SSML
 import Speech
 import Testing
+import UtterKit
 import UtterModule
 import Voices
 

@@ -1,4 +1,4 @@
-import CUtterShims
+import System
 import Glibc
 import Testing
 
@@ -66,12 +66,17 @@ final class ModuleProcess {
         home: String, logPath: String, configurationPath: String = "/nonexistent/utter.conf",
         boundByPermissions: Bool = false
     ) throws {
-        var toModule: [Int32] = [0, 0]
-        var fromModule: [Int32] = [0, 0]
         // Close-on-exec: tests spawn modules in parallel, and a pipe end inherited by another child
         // would keep a closed stdout readable and a closed stdin writable.
-        guard CUtterShims_pipeCloseOnExec(&toModule) == 0, CUtterShims_pipeCloseOnExec(&fromModule) == 0 else {
-            throw SpawnError(what: "pipe", code: errno)
+        let toModule: [Int32]
+        let fromModule: [Int32]
+        do {
+            let (toRead, toWrite) = try Pipe.closeOnExec()
+            let (fromRead, fromWrite) = try Pipe.closeOnExec()
+            toModule = [toRead, toWrite]
+            fromModule = [fromRead, fromWrite]
+        } catch {
+            throw SpawnError(what: "pipe", code: error.code)
         }
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)

@@ -1,8 +1,10 @@
 import AudioOutput
-import CUtterShims
 import Glibc
 import Logging
+import Playback
 import Speech
+import System
+import TestSupport
 import Testing
 import Voices
 
@@ -11,22 +13,29 @@ import Voices
 final class InProcessSpeech {
     let rig = CaptureRig()
     let audio: AudioOutput
-    let synthesizer: Synthesizer
-    let wakeFD = CUtterShims_eventfd(1)
+    /// Nil once finished: the engine is freed with it, before the next test takes its turn.
+    var synthesizer: Synthesizer!
+    let wake = try! EventFD()
     private var nextJob: UInt64 = 0
 
     init() throws {
-        let engine = try EspeakEngine()
+        EngineTurns.takeBlocking()
+        let engine: EspeakEngine
+        do {
+            engine = try EspeakEngine()
+        } catch {
+            EngineTurns.release()
+            throw error
+        }
         let alsa = """
             pcm.capture { type file slave.pcm "sink" file "\(rig.capturePath)" format "raw" }
             pcm.sink { type null }
             """
-        audio = AudioOutput(
-            configuration: AudioConfiguration(deviceName: "capture", alsaConfigText: alsa), controlWakeFD: wakeFD)
+        audio = try AudioOutput(
+            configuration: AudioConfiguration(deviceName: "capture", alsaConfigText: alsa), controlWake: wake)
         audio.start()
-        synthesizer = Synthesizer(
-            engine: engine, audio: audio, controlWakeFD: wakeFD, logger: .init(label: "test"))
-        synthesizer.start()
+        synthesizer = try Synthesizer(engine: engine, sink: audio, controlWake: wake, logger: .init(label: "test"))
+        try synthesizer.start()
     }
 
     private var isFinished = false
@@ -36,14 +45,15 @@ final class InProcessSpeech {
         if !isFinished {
             isFinished = true
             synthesizer.shutdown()
+            synthesizer = nil
             audio.shutdown()
+            EngineTurns.release()
         }
         return rig.samples()
     }
 
     deinit {
         _ = finish()
-        close(wakeFD)
     }
 
     /// Speaks `ssml` to the end; returns its events once every sample has been played.
@@ -136,6 +146,8 @@ struct InProcessEngineTests {
     }
 
     @Test func `espeak-ng voices are read with their languages in priority order`() throws {
+        EngineTurns.takeBlocking()
+        defer { EngineTurns.release() }
         let engine = try EspeakEngine()
         let voices = engine.voices()
         #expect(voices.count > 50)

@@ -27,7 +27,7 @@ import Testing
 }
 
 @Test func `marks after a sentence end start a new segment and are reported by Utter`() {
-    let segments = Segmenter().segments(
+    let segments = Segmenter().markupSegments(
         of: "<speak>Hello world.<mark name=\"__spd_0\"/> This is <mark name=\"b\"/>it.</speak>")
     #expect(
         segments == [
@@ -39,7 +39,7 @@ import Testing
 
 @Test func `marks before the first word are leading marks`() {
     // Orca puts a mark before every word.
-    let segments = Segmenter().segments(of: "<speak><mark name=\"0:5\"/>Hello <mark name=\"6:11\"/>world</speak>")
+    let segments = Segmenter().markupSegments(of: "<speak><mark name=\"0:5\"/>Hello <mark name=\"6:11\"/>world</speak>")
     #expect(
         segments == [
             SpeechSegment(
@@ -48,7 +48,7 @@ import Testing
 }
 
 @Test func `marks at the very end form a segment without markup`() {
-    let segments = Segmenter().segments(of: "<speak>Done!<mark name=\"__spd_0\"/><mark name=\"x\"/></speak>")
+    let segments = Segmenter().markupSegments(of: "<speak>Done!<mark name=\"__spd_0\"/><mark name=\"x\"/></speak>")
     #expect(
         segments == [
             SpeechSegment(markup: "<speak>Done!</speak>"),
@@ -57,7 +57,7 @@ import Testing
 }
 
 @Test func `open elements are closed and reopened around a cut`() {
-    let segments = Segmenter().segments(
+    let segments = Segmenter().markupSegments(
         of: "<speak xml:lang=\"de\"><prosody rate=\"slow\">Eins. <mark name=\"a\"/>Zwei.</prosody></speak>")
     #expect(
         segments == [
@@ -68,13 +68,13 @@ import Testing
 }
 
 @Test func `unknown elements are dropped and their text kept, text is re-escaped`() {
-    let segments = Segmenter().segments(
+    let segments = Segmenter().markupSegments(
         of: "<speak><foo bar=\"1\">a &lt; b &amp; c</foo><tts:style>beep</tts:style></speak>")
     #expect(segments == [SpeechSegment(markup: "<speak>a &lt; b &amp; cbeep</speak>")])
 }
 
 @Test func `broken markup is spoken as text`() {
-    let segments = Segmenter().segments(of: "<speak>a <b <mark name=\"x\"/> c</speak")
+    let segments = Segmenter().markupSegments(of: "<speak>a <b <mark name=\"x\"/> c</speak")
     #expect(segments.count == 1)
     #expect(segments[0].markup == "<speak>a &lt;b <mark name=\"m0\"/> c&lt;/speak</speak>")
     #expect(segments[0].inlineMarks == ["x"])
@@ -82,14 +82,14 @@ import Testing
 
 @Test func `plain text without a speak wrapper works`() {
     #expect(
-        Segmenter().segments(of: "No wrapper <mark name=\"nowrap\"/>here.") == [
+        Segmenter().markupSegments(of: "No wrapper <mark name=\"nowrap\"/>here.") == [
             SpeechSegment(markup: "<speak>No wrapper <mark name=\"m0\"/>here.</speak>", inlineMarks: ["nowrap"])
         ])
 }
 
 @Test func `spelling wraps text in say-as characters`() {
     #expect(
-        Segmenter(spellsText: true).segments(of: "<speak>ab</speak>") == [
+        Segmenter(spellsText: true).markupSegments(of: "<speak>ab</speak>") == [
             SpeechSegment(markup: "<speak><say-as interpret-as=\"characters\">ab</say-as></speak>")
         ])
 }
@@ -98,21 +98,21 @@ import Testing
     var source = "<speak>"
     for index in 0..<10_000 { source += "<mark name=\"\(index)\"/>w\(index) " }
     source += "</speak>"
-    let segments = Segmenter().segments(of: source)
+    let segments = Segmenter().markupSegments(of: source)
     let names = segments.flatMap { $0.leadingMarks + $0.inlineMarks }
     #expect(names == (0..<10_000).map(String.init))
 }
 
 @Test func `deep nesting is flattened, not refused`() {
     let source = String(repeating: "<prosody>", count: 5000) + "deep" + String(repeating: "</prosody>", count: 5000)
-    let segments = Segmenter().segments(of: source)
+    let segments = Segmenter().markupSegments(of: source)
     #expect(segments.count == 1)
     #expect(segments[0].markup?.contains("deep") == true)
     #expect((segments[0].markup?.utf8.count ?? 0) < 1000)
 }
 
 @Test func `audio becomes a sound segment whose content is the fallback, between the speech around it`() {
-    let segments = Segmenter().segments(
+    let segments = Segmenter().markupSegments(
         of: "<speak><prosody rate=\"fast\">Before <audio src=\"ding.wav\">no <mark name=\"f\"/>ding</audio> after."
             + "</prosody></speak>")
     #expect(
@@ -128,21 +128,21 @@ import Testing
 
 @Test func `self-closing, unclosed and nested audio elements`() {
     #expect(
-        Segmenter().segments(of: "<speak><mark name=\"a\"/><audio src=\"/x.wav\"/>Then.</speak>") == [
+        Segmenter().markupSegments(of: "<speak><mark name=\"a\"/><audio src=\"/x.wav\"/>Then.</speak>") == [
             SpeechSegment(leadingMarks: ["a"], sound: "/x.wav"), SpeechSegment(markup: "<speak>Then.</speak>"),
         ])
     #expect(
-        Segmenter(spellsText: true, capitals: .icon("cap")).segments(of: "<mark name=\"a\"/>B") == [
+        Segmenter(spellsText: true, capitals: .icon("cap")).markupSegments(of: "<mark name=\"a\"/>B") == [
             SpeechSegment(leadingMarks: ["a"], sound: "cap"),
             SpeechSegment(markup: "<speak><say-as interpret-as=\"characters\">B</say-as></speak>"),
         ])
     #expect(
-        Segmenter().segments(of: "<speak><audio>no source</speak>") == [
+        Segmenter().markupSegments(of: "<speak><audio>no source</speak>") == [
             SpeechSegment(markup: "<speak>no source</speak>", sound: "")
         ])
     // A sentence end inside the fallback does not cut the sound segment at a mark.
     #expect(
-        Segmenter().segments(of: "<audio src=\"a\">One. <mark name=\"x\"/><audio src=\"b\">Two.</audio></audio>") == [
+        Segmenter().markupSegments(of: "<audio src=\"a\">One. <mark name=\"x\"/><audio src=\"b\">Two.</audio></audio>") == [
             SpeechSegment(markup: "<speak>One. <mark name=\"m0\"/>Two.</speak>", inlineMarks: ["x"], sound: "a")
         ])
 }
@@ -156,7 +156,7 @@ import Testing
     #expect(Segmenter.percentVolume(decibels: "loud") == nil)
     #expect(Segmenter.percentVolume(decibels: "-infdB") == nil)
     #expect(
-        Segmenter().segments(of: "<prosody volume=\"-6dB\" rate=\"+10%\" pitch=\"+2st\">x</prosody>") == [
+        Segmenter().markupSegments(of: "<prosody volume=\"-6dB\" rate=\"+10%\" pitch=\"+2st\">x</prosody>") == [
             SpeechSegment(markup: "<speak><prosody volume=\"50%\" rate=\"+10%\" pitch=\"+2st\">x</prosody></speak>")
         ])
 }
@@ -164,40 +164,40 @@ import Testing
 @Test func `voice names clients know become the engine's names, languages pass through`() {
     let segmenter = Segmenter(engineVoiceNames: ["german": "gmw/de"])
     #expect(
-        segmenter.segments(of: "<speak>Hi <voice name=\"German\">du</voice> <voice xml:lang=\"ja\">x</voice></speak>")
+        segmenter.markupSegments(of: "<speak>Hi <voice name=\"German\">du</voice> <voice xml:lang=\"ja\">x</voice></speak>")
             == [
                 SpeechSegment(
                     markup: "<speak>Hi <voice name=\"gmw/de\">du</voice> <voice xml:lang=\"ja\">x</voice></speak>")
             ])
     #expect(
-        segmenter.segments(of: "<voice name=\"Unknown\">x</voice>") == [
+        segmenter.markupSegments(of: "<voice name=\"Unknown\">x</voice>") == [
             SpeechSegment(markup: "<speak><voice name=\"Unknown\">x</voice></speak>")
         ])
 }
 
 @Test func `spelled capitals are named by the engine or follow the capital icon`() {
     #expect(
-        Segmenter(spellsText: true, capitals: .spell).segments(of: "<speak>aB c</speak>") == [
+        Segmenter(spellsText: true, capitals: .spell).markupSegments(of: "<speak>aB c</speak>") == [
             SpeechSegment(
                 markup: "<speak><say-as interpret-as=\"characters\">a</say-as>"
                     + "<say-as interpret-as=\"tts:char\">B</say-as><say-as interpret-as=\"characters\"> c</say-as></speak>"
             )
         ])
     #expect(
-        Segmenter(spellsText: true, capitals: .icon("capital")).segments(of: "<speak>aB</speak>") == [
+        Segmenter(spellsText: true, capitals: .icon("capital")).markupSegments(of: "<speak>aB</speak>") == [
             SpeechSegment(markup: "<speak><say-as interpret-as=\"characters\">a</say-as></speak>"),
             SpeechSegment(sound: "capital"),
             SpeechSegment(markup: "<speak><say-as interpret-as=\"characters\">B</say-as></speak>"),
         ])
     // Without spelling, capitals are the engine's business.
     #expect(
-        Segmenter(capitals: .icon("capital")).segments(of: "Big") == [SpeechSegment(markup: "<speak>Big</speak>")])
+        Segmenter(capitals: .icon("capital")).markupSegments(of: "Big") == [SpeechSegment(markup: "<speak>Big</speak>")])
 }
 
 /// Found by the SSML fuzzer: `<` or `&` followed by a combining mark is one Character that equals
 /// neither, so escaping by Character let it through and the engine markup lost a mark.
 @Test func `a less-than or ampersand followed by a combining mark is still escaped`() {
-    let segments = Segmenter().segments(of: "x <\u{5C7}y &\u{5C7}z <mark name=\"m\"/>w")
+    let segments = Segmenter().markupSegments(of: "x <\u{5C7}y &\u{5C7}z <mark name=\"m\"/>w")
     #expect(
         segments == [
             SpeechSegment(
@@ -208,7 +208,7 @@ import Testing
 
 @Test func `a break before the first word is silence Utter writes, elsewhere the engine's`() {
     #expect(
-        Segmenter().segments(
+        Segmenter().markupSegments(
             of: "<speak><mark name=\"a\"/><break time=\"1.5s\"/><break strength=\"weak\"/>Hi"
                 + "<break time=\"300ms\"/> there.<mark name=\"__spd_0\"/><break/>Next.</speak>") == [
                 SpeechSegment(
@@ -216,7 +216,7 @@ import Testing
                 ),
                 SpeechSegment(leadingMarks: ["__spd_0"], markup: "<speak>Next.</speak>", leadingSilence: 400),
             ])
-    #expect(Segmenter().segments(of: "<break time=\"250\"/>") == [SpeechSegment(leadingSilence: 250)])
+    #expect(Segmenter().markupSegments(of: "<break time=\"250\"/>") == [SpeechSegment(leadingSilence: 250)])
     #expect(Segmenter.breakMilliseconds([SSMLAttribute(name: "time", value: "-5s")]) == 400)
     #expect(Segmenter.breakMilliseconds([SSMLAttribute(name: "time", value: "99999s")]) == 60_000)
     #expect(Segmenter.breakMilliseconds([SSMLAttribute(name: "strength", value: "none")]) == 0)
@@ -246,7 +246,7 @@ func `a megabyte of unclosed markup is read as text, in linear time`(what: Strin
         tokens == [.text(source)],
         "\(what): \(tokens.count) tokens, the first \(String(describing: tokens.first).prefix(80))")
     // Without `<speak>`: its closing `>` would end an unclosed declaration (as it should).
-    let segments = Segmenter().segments(of: source)
+    let segments = Segmenter().markupSegments(of: source)
     #expect(segments.count == 1, "\(what)")
     let isEscapedSource = segments.first?.markup == "<speak>\(SSMLText.escape(source))</speak>"
     #expect(isEscapedSource, "\(what): \(String(describing: segments.first?.markup).prefix(80))")
@@ -258,17 +258,29 @@ func `nesting a hundred thousand deep and as many unmatched end tags are read in
     let nested =
         String(repeating: "<prosody rate=\"fast\">", count: depth) + "deep"
         + String(repeating: "</prosody>", count: depth)
-    let segments = Segmenter().segments(of: "<speak>\(nested)</speak>")
+    let segments = Segmenter().markupSegments(of: "<speak>\(nested)</speak>")
     // Only the outermost `maximumForwardedDepth` (32) elements reach the engine, all closed again.
     let expected =
         String(repeating: "<prosody rate=\"fast\">", count: 32) + "deep" + String(repeating: "</prosody>", count: 32)
     #expect(segments.map(\.markup) == ["<speak>\(expected)</speak>"])
 
     let unmatched = String(repeating: "<x>", count: depth) + "word" + String(repeating: "</y>", count: depth)
-    #expect(Segmenter().segments(of: "<speak>\(unmatched)</speak>").map(\.markup) == ["<speak>word</speak>"])
+    #expect(Segmenter().markupSegments(of: "<speak>\(unmatched)</speak>").map(\.markup) == ["<speak>word</speak>"])
 }
 
 @Test func `a DOCTYPE's internal subset may hold a greater-than sign; a declaration without one ends at it`() {
     #expect(SSMLReader.tokens(of: "<!DOCTYPE s [<!ENTITY g \">\"> ] >a") == [.text("a")])
     #expect(SSMLReader.tokens(of: "<!DOCTYPE s>b<!x [ ]") == [.text("b<!x [ ]")])
+}
+
+extension Segmenter {
+    /// The segments without their text runs, which the tests below do not describe (see the
+    /// text run tests).
+    fileprivate func markupSegments(of ssml: String) -> [SpeechSegment] {
+        segments(of: ssml).map { segment in
+            var segment = segment
+            segment.textRuns = []
+            return segment
+        }
+    }
 }

@@ -1,15 +1,23 @@
 import ModuleProtocol
+import Playback
 
 /// Drives the message state machine with arbitrary sequences of commands and playback reports
 /// (including reports about stale and future messages) and checks the server's event rules on
 /// everything it sends: per message, nothing before `701` but a terminal event, exactly one
 /// terminal event, nothing after it, `704` only after a PAUSE, `703` only after a STOP or an
 /// abandon, and every message that is halted or abandoned does end.
+///
+/// Some bytes instead drive the playback tracker as the module does: the synth thread's events
+/// for the current message go in, the heard position moves on, and the events it hands out go to
+/// the state machine. Checked: nothing comes out before its sample is heard, each event once, in
+/// the order it went in, nothing of a message after it was forgotten, and the pause limit is the
+/// next `__spd_` mark (else the end, else the reported progress).
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> Int32 {
     var machine = MessageStateMachine()
     var message: UInt64 = 0
     var log = MessageLog()
+    var playback = TrackedPlayback()
     var index = 0
     while index < size {
         let byte = data[index]
@@ -24,6 +32,7 @@ public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> Int32 {
                 message += 1
                 machine.accept(message)
                 log = MessageLog()
+                playback.start(message)
             }
             actions = []
         case 2:
@@ -40,7 +49,23 @@ public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> Int32 {
         case 9:
             if machine.currentMessage != nil { log.abandoned = true }
             actions = machine.abandon()
-        default: actions = []
+        case 10...13:
+            playback.synthesize(byte)
+            actions = []
+        case 14:
+            var due: [MessageStateMachine.Action] = []
+            for event in playback.hear(UInt64(byte >> 4) * 700) where machine.currentMessage == event.job {
+                switch event {
+                case .audioStart: due += machine.audioStarted(event.job)
+                case .mark(_, let name, _): due += machine.markReached(name, in: event.job)
+                case .end: due += machine.audioFinished(event.job)
+                case .word, .progress: break
+                }
+            }
+            actions = due
+        default:
+            playback.checkPauseLimit()
+            actions = []
         }
         for action in actions {
             switch action {
@@ -63,6 +88,80 @@ public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> Int32 {
     }
     log.finish()
     return 0
+}
+
+/// The tracker, fed as the synth thread feeds it, with what went in kept to check what comes out.
+struct TrackedPlayback {
+    var tracker = PlaybackTracker()
+    var job: UInt64 = 0
+    var written: UInt64 = 0
+    var heard: UInt64 = 0
+    var started = false
+    var ended = false
+    var endPosition: UInt64?
+    /// The events of `job` that went in and have not come out, in order.
+    var pending: [SynthesisEvent] = []
+
+    mutating func start(_ next: UInt64) {
+        tracker.forget(through: job)
+        job = next
+        tracker.track(job)
+        pending = []
+        started = false
+        ended = false
+        endPosition = nil
+    }
+
+    mutating func synthesize(_ byte: UInt8) {
+        guard job > 0, !ended else { return }
+        var new: [SynthesisEvent] = []
+        if !started {
+            started = true
+            new.append(.audioStart(job: job, position: written))
+        }
+        switch byte & 0x0F {
+        case 10: new.append(.mark(job: job, name: "__spd_\(byte >> 4)", position: written))
+        case 11: new.append(.word(job: job, text: 0..<Int(byte >> 4), position: written))
+        case 13:
+            new.append(.end(job: job, position: written))
+            ended = true
+            endPosition = written
+        default: break
+        }
+        written += UInt64(byte >> 4) * 441
+        new.append(.progress(job: job, position: written))
+        // A stale message's events go in too: the tracker must drop them.
+        tracker.receive([.mark(job: job &- 1, name: "stale", position: written)] + new)
+        pending += new.filter { if case .progress = $0 { false } else { true } }
+    }
+
+    mutating func hear(_ step: UInt64) -> [SynthesisEvent] {
+        heard += step
+        var out: [SynthesisEvent] = []
+        while let event = tracker.nextDue(heard: heard) {
+            precondition(event.job == job, "an event of a forgotten or untracked message: \(event)")
+            precondition(tracker.threshold(of: event) <= heard, "\(event) handed out before it was heard (\(heard))")
+            precondition(!pending.isEmpty && pending[0] == event, "\(event) out of order, expected \(pending.first.map { "\($0)" } ?? "nothing")")
+            pending.removeFirst()
+            out.append(event)
+        }
+        if let next = pending.first { precondition(tracker.threshold(of: next) > heard, "\(next) was due but held back") }
+        return out
+    }
+
+    func checkPauseLimit() {
+        guard job > 0 else { return }
+        let limit = tracker.pauseLimit {
+            if case .mark(_, let name, _) = $0 { return name.hasPrefix("__spd_") }
+            return false
+        }
+        let boundary = pending.first {
+            if case .mark(_, let name, _) = $0 { return name.hasPrefix("__spd_") }
+            return false
+        }
+        let expected = boundary?.position ?? endPosition ?? tracker.knownProgress
+        precondition(limit == expected, "pause limit \(limit), expected \(expected)")
+    }
 }
 
 /// The events of one message, checked as they are sent.

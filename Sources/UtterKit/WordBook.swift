@@ -1,22 +1,22 @@
 import Configuration
 import Glibc
-import Locking
-public import Logging
+import System
+package import Logging
 import RegularFiles
 import Synchronization
-public import Voices
+package import Voices
 
 /// Words that depend on the message language: key names from Utter's tables, names of symbols
 /// and emoji from speech-dispatcher's locale dictionaries. A language's files are read the first
 /// time a message in it needs them, so starting the module reads none.
-public final class WordBook: Sendable {
+package final class WordBook: Sendable {
     private let keyFolders: [String]
     private let symbolsFolder: String
     private let logger: Logger
     private let keyTables = Locked<[String: [String: String]]>([:])
     private let symbolTables = Locked<[String: [String: String]]>([:])
 
-    public init(keyFolders: [String], symbolsFolder: String, logger: Logger) {
+    package init(keyFolders: [String], symbolsFolder: String, logger: Logger) {
         self.keyFolders = keyFolders
         self.symbolsFolder = symbolsFolder
         self.logger = logger
@@ -24,7 +24,7 @@ public final class WordBook: Sendable {
 
     /// The words for SSIP key name `key` (`shift`, `kp-enter`…) in `language`, falling back to the
     /// language alone (`pt` for `pt-BR`), then to English; with the language they are in.
-    public func keyName(_ key: String, language: LanguageTag) -> (words: String, language: String)? {
+    package func keyName(_ key: String, language: LanguageTag) -> (words: String, language: String)? {
         let key = key.lowercased()
         for locale in Self.locales(of: language) + ["en"] {
             if let words = keyTable(locale)[key] { return (words, locale) }
@@ -33,7 +33,7 @@ public final class WordBook: Sendable {
     }
 
     /// The name of a symbol or emoji in `language`, from speech-dispatcher's dictionaries.
-    public func symbolName(_ character: String, language: LanguageTag) -> String? {
+    package func symbolName(_ character: String, language: LanguageTag) -> String? {
         for locale in Self.locales(of: language) {
             if let name = symbolTable(locale)[character] { return name }
         }
@@ -85,7 +85,7 @@ public final class WordBook: Sendable {
 
     /// The standard folders of key name tables: `$XDG_DATA_HOME/utter/keys`, then `utter/keys`
     /// in each of `$XDG_DATA_DIRS`, as the XDG base directory specification orders them.
-    public static func standardKeyFolders(environment: (String) -> String?) -> [String] {
+    package static func standardKeyFolders(environment: (String) -> String?) -> [String] {
         standardDataFolders("utter/keys", environment: environment)
     }
 }

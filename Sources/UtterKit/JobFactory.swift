@@ -1,18 +1,18 @@
-public import Configuration
-public import ModuleProtocol
-public import SSML
-public import Speech
-public import Voices
+package import Configuration
+package import ModuleProtocol
+package import SSML
+package import Speech
+package import Voices
 
 /// Turns a message and the settings sent before it into a synthesis job.
-public struct JobFactory: Sendable {
-    public var configuration: UtterConfiguration
-    public var catalogue: VoiceCatalogue
+package struct JobFactory: Sendable {
+    package var configuration: UtterConfiguration
+    package var catalogue: VoiceCatalogue
     /// Key, symbol and emoji names per language; without it, key names are spoken as SSIP writes them.
-    public var words: WordBook?
+    package var words: WordBook?
     private let engineVoiceNames: [String: String]
 
-    public init(configuration: UtterConfiguration, catalogue: VoiceCatalogue, words: WordBook? = nil) {
+    package init(configuration: UtterConfiguration, catalogue: VoiceCatalogue, words: WordBook? = nil) {
         self.configuration = configuration
         self.catalogue = catalogue
         self.words = words
@@ -20,7 +20,7 @@ public struct JobFactory: Sendable {
     }
 
     /// The job for `kind` with `text`, or nil when there is no voice at all.
-    public func job(
+    package func job(
         id: UInt64, kind: MessageKind, text: String, settings: SpeechSettings
     ) -> (job: SynthesisJob, voice: Voice, reason: VoiceCatalogue.Reason)? {
         guard
@@ -86,7 +86,7 @@ public struct JobFactory: Sendable {
 
     /// The language words are spoken in: the message's language where the chosen voice speaks it
     /// (`en-GB` from a voice listed for `en`), else the voice's own.
-    public func messageLanguage(voice: Voice, settings: SpeechSettings) -> LanguageTag {
+    package func messageLanguage(voice: Voice, settings: SpeechSettings) -> LanguageTag {
         let own = voice.primaryLanguages.first?.tag ?? LanguageTag("en")!
         guard let asked = settings.language.flatMap(LanguageTag.init) else { return own }
         let speaksIt = voice.languages.contains {
@@ -97,13 +97,13 @@ public struct JobFactory: Sendable {
 
     /// The files a SOUND_ICON name may stand for, in the configured folders: the name as it is,
     /// then with `.wav`. A name that is not a plain file name (`/`, `..`) stands for none.
-    public func soundIconFiles(named name: String) -> [String] {
+    package func soundIconFiles(named name: String) -> [String] {
         guard !name.contains("/"), name != "." else { return [] }
         return SoundLocator.candidates(for: name, folders: configuration.soundIconFolders)
     }
 
     /// espeak-ng parameters for the server's −100…100 settings.
-    public func parameters(for settings: SpeechSettings) -> EngineParameters {
+    package func parameters(for settings: SpeechSettings) -> EngineParameters {
         var parameters = EngineParameters()
         let normal = configuration.normalRate
         parameters.wordsPerMinute =
@@ -129,7 +129,7 @@ public struct JobFactory: Sendable {
 
     /// SSML for a message: SPEAK data is SSML already; CHAR and KEY data are raw strings, named
     /// in `language`.
-    public func ssml(for kind: MessageKind, text: String, language: LanguageTag, capitals: Segmenter.Capitals) -> String
+    package func ssml(for kind: MessageKind, text: String, language: LanguageTag, capitals: Segmenter.Capitals) -> String
     {
         switch kind {
         case .speak:
@@ -158,7 +158,7 @@ public struct JobFactory: Sendable {
 
     /// An SSIP key name as words in `language`: `shift_a` → "shift a", `kp-enter` → "keypad
     /// enter", `control_alt_delete`, `f1`; single characters by their names.
-    public func keyMarkup(_ key: String, language: LanguageTag) -> String {
+    package func keyMarkup(_ key: String, language: LanguageTag) -> String {
         key.split(separator: "_", omittingEmptySubsequences: true).map { keyPartMarkup(String($0), language) }
             .joined(separator: " ")
     }

@@ -7,8 +7,16 @@ import RegularFiles
 public struct SoundFileError: Error, CustomStringConvertible, Equatable {
     public let path: String
     public let reason: String
+    /// Whether the file was to be written rather than played.
+    public let writing: Bool
 
-    public var description: String { "cannot play \(path): \(reason)" }
+    public init(path: String, reason: String, writing: Bool = false) {
+        self.path = path
+        self.reason = reason
+        self.writing = writing
+    }
+
+    public var description: String { "cannot \(writing ? "write" : "play") \(path): \(reason)" }
 }
 
 /// Mono 16-bit audio at a known rate, decoded from a file.
@@ -24,9 +32,6 @@ public struct SoundClip: Equatable, Sendable {
         self.sampleRate = sampleRate
         self.isCutShort = isCutShort
     }
-
-    /// The clip's length in seconds.
-    public var duration: Double { Double(samples.count) / Double(sampleRate) }
 
     /// Reads a sound file (WAV, AIFF, FLAC, Ogg… through libsndfile), mixed down to mono and
     /// converted to `sampleRate` (through libsoxr) when it has another rate.

@@ -1,8 +1,9 @@
-public import Configuration
+package import Configuration
 import Glibc
-public import Logging
+package import Logging
 import RegularFiles
-public import Voices
+import System
+package import Voices
 
 /// Finds the clip voices installed in voice folders and makes them voices the catalogue offers.
 ///
@@ -10,24 +11,24 @@ public import Voices
 /// A voice folder is either such a folder itself or holds them as subfolders. Every problem is
 /// logged with the file and line it is in; a voice that cannot be used is left out with one line
 /// saying why, and the other voices are unaffected.
-public enum VoiceLibrary {
+package enum VoiceLibrary {
     /// The manifest's file name inside a voice's folder.
-    public static let manifestName = "voice.conf"
+    package static let manifestName = "voice.conf"
 
     /// Where voices are installed: `utter/voices` in the user's data folder (`$XDG_DATA_HOME`,
     /// else `~/.local/share`), then in each of `$XDG_DATA_DIRS` (`/usr/local/share`, `/usr/share`).
-    public static func standardFolders(environment: (String) -> String?) -> [String] {
+    package static func standardFolders(environment: (String) -> String?) -> [String] {
         standardDataFolders("utter/voices", environment: environment)
     }
 
     /// The folders voices are read from: the configured ones, else the standard ones.
-    public static func folders(configuration: UtterConfiguration) -> [String] {
+    package static func folders(configuration: UtterConfiguration) -> [String] {
         configuration.voiceFolders.isEmpty
             ? standardFolders { getenv($0).map { String(cString: $0) } } : configuration.voiceFolders
     }
 
     /// The clip voices in the configured folders, or in the standard ones when none is configured.
-    public static func clipVoices(
+    package static func clipVoices(
         configuration: UtterConfiguration, espeakVoices: [Voice], logger: Logger
     ) -> [Voice] {
         clipVoices(
@@ -36,7 +37,7 @@ public enum VoiceLibrary {
     }
 
     /// The time and size of a file or folder, or that it is not there.
-    public struct Stamp: Hashable, Sendable {
+    package struct Stamp: Hashable, Sendable {
         var path: String
         var seconds: Int
         var nanoseconds: Int
@@ -47,7 +48,7 @@ public enum VoiceLibrary {
     /// manifests. Installing, removing or editing a voice changes it, and so does a change of
     /// permissions (the status change time is stamped, not the modification time); reading it
     /// costs a few `stat` calls per voice.
-    public static func signature(of folders: [String]) -> [Stamp] {
+    package static func signature(of folders: [String]) -> [Stamp] {
         var stamps: [Stamp] = []
         func add(_ path: String) {
             var info = stat()
@@ -76,7 +77,7 @@ public enum VoiceLibrary {
     /// identifiers already taken by them (or by an earlier clip voice) are refused.
     /// `configured` says whether the folders were named by the administrator, whose missing
     /// folder deserves a warning, where a missing standard folder is normal.
-    public static func clipVoices(
+    package static func clipVoices(
         in folders: [String], espeakVoices: [Voice], configured: Bool, logger: Logger
     ) -> [Voice] {
         let espeak = VoiceCatalogue(voices: espeakVoices)

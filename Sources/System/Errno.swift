@@ -1,0 +1,12 @@
+import Glibc
+
+/// An `errno` value that describes itself as `strerror` does.
+public struct Errno: Error, CustomStringConvertible, Equatable, Sendable {
+    public var code: Int32
+    public init(_ code: Int32) { self.code = code }
+
+    /// The calling thread's `errno` now.
+    public static var current: Errno { Errno(errno) }
+
+    public var description: String { String(cString: strerror(code)) }
+}

@@ -1,0 +1,440 @@
+import AudioOutput
+import Glibc
+import AudioSinks
+import Configuration
+internal import Logging
+import ModuleProtocol
+import Playback
+import SoundFiles
+import Speech
+import Synchronization
+import System
+import Voices
+
+/// Speaks utterances with Utter's voices, to the audio device or into a sound file.
+///
+/// Utterances queue and play back to back, in order; each one's events arrive in its stream as
+/// they are heard. Every method may be called from any thread or task. One `Speaker` may exist in
+/// a process at a time (libespeak-ng keeps its state in globals).
+///
+/// ```swift
+/// let speaker = try Speaker()
+/// for await event in speaker.speak(Utterance(text: "Hello world")) {
+///     if case .word(let range) = event { print(text[range]) }
+/// }
+/// ```
+public final class Speaker: Sendable {
+    /// Where a speaker's audio goes.
+    public enum Output: Sendable {
+        /// An ALSA device (nil: `default`, which on a desktop is its sound server).
+        case device(String? = nil)
+        /// A sound file, written as fast as the engine goes; `.wav`, `.flac`, `.ogg`, `.aiff`,
+        /// `.au` or `.caf` by its name. Every utterance is appended.
+        case file(path: String)
+    }
+
+    /// Every voice, espeak-ng's and the clip voices installed for the user or the system.
+    public let voices: [VoiceDescription]
+    private let factory: JobFactory
+    private let inbox: Inbox
+    private let thread: NamedThread
+
+    /// A speaker for `output`; the device is opened now, so a missing one is reported here.
+    public convenience init() throws(SpeakerError) {
+        try self.init(output: .device())
+    }
+
+    /// A speaker for `output`; a device is opened now, a file created now, so that a problem with
+    /// either is reported here rather than by silence.
+    public init(output: Output) throws(SpeakerError) {
+        let configuration = UtterConfiguration()
+        let logger = Logger(label: "utter")
+        let (engine, all) = try Self.engineAndVoices(configuration: configuration, logger: logger)
+        let catalogue = VoiceCatalogue(voices: all)
+        factory = JobFactory(configuration: configuration, catalogue: catalogue)
+        voices = all.map(VoiceDescription.init)
+
+        let pipeline: SpeechPipeline
+        do {
+            pipeline = try SpeechPipeline(engine: engine, logger: logger) { wake, sampleRate in
+                switch output {
+                case .device(let name):
+                    let device = name ?? "default"
+                    let period = max(32, sampleRate * configuration.periodMilliseconds / 1000)
+                    let audio = try AudioOutput(
+                        configuration: AudioConfiguration(
+                            deviceName: device, sampleRate: sampleRate, periodFrames: period,
+                            bufferFrames: period * configuration.bufferPeriods),
+                        controlWake: wake)
+                    do {
+                        try audio.prepare()
+                    } catch {
+                        throw SpeakerError.deviceUnavailable(device: device, reason: "\(error)")
+                    }
+                    return audio
+                case .file(let path):
+                    do {
+                        return RenderedSink(
+                            store: try SoundFileStore(path: path, sampleRate: sampleRate), sampleRate: sampleRate,
+                            wake: wake)
+                    } catch let error as SoundFileError {
+                        throw SpeakerError.fileNotWritable(path: path, reason: error.reason)
+                    }
+                }
+            }
+        } catch let error as SpeakerError {
+            throw error
+        } catch {
+            throw .engineUnavailable("\(error)")
+        }
+        if case .device = output { pipeline.idleSeconds = configuration.audioIdleSeconds }
+        let inbox: Inbox
+        do {
+            inbox = try Inbox()
+        } catch {
+            throw .engineUnavailable("\(error)")
+        }
+        self.inbox = inbox
+        let loop = SpeakerLoop(pipeline: pipeline, inbox: inbox)
+        do {
+            thread = try NamedThread(name: "utter-speaker") { loop.run() }
+        } catch {
+            throw .engineUnavailable("cannot start its thread (\(error))")
+        }
+    }
+
+    deinit {
+        inbox.send(.shutdown)
+        thread.join(until: MonotonicClock.now + 2_000_000_000)
+    }
+
+    /// The voice with this name or identifier (case does not matter).
+    public func voice(named name: String) throws(SpeakerError) -> VoiceDescription {
+        guard let voice = factory.catalogue.voice(named: name) else { throw .unknownVoice(name) }
+        return VoiceDescription(voice)
+    }
+
+    /// Queues `utterance` after those already queued; its events come in the stream returned, which
+    /// ends with ``SpeechEvent/finished`` or ``SpeechEvent/cancelled``. A voice that is not
+    /// installed is replaced by one for the language, as speech-dispatcher does.
+    public func speak(_ utterance: Utterance) -> AsyncStream<SpeechEvent> {
+        let (stream, continuation) = AsyncStream.makeStream(of: SpeechEvent.self, bufferingPolicy: .unbounded)
+        inbox.speaking.wrappingAdd(1, ordering: .relaxed)
+        inbox.send(.speak(Request(utterance: utterance, factory: factory, continuation: continuation)))
+        return stream
+    }
+
+    /// Pauses playback at `boundary`; ``resume()`` goes on from there, losing nothing.
+    public func pause(at boundary: SpeechBoundary = .immediate) {
+        inbox.send(.pause(boundary))
+    }
+
+    /// Goes on after ``pause(at:)``.
+    public func resume() {
+        inbox.send(.resume)
+    }
+
+    /// Stops the current utterance at `boundary` and cancels every queued one.
+    public func stop(at boundary: SpeechBoundary = .immediate) {
+        inbox.send(.stop(boundary))
+    }
+
+    /// Whether an utterance is queued or playing.
+    public var isSpeaking: Bool { inbox.speaking.load(ordering: .relaxed) > 0 }
+
+    /// Whether playback is paused.
+    public var isPaused: Bool { inbox.paused.load(ordering: .relaxed) }
+}
+
+extension VoiceDescription {
+    init(_ voice: Voice) {
+        self.init(
+            name: voice.name, identifier: voice.identifier,
+            primaryLanguage: voice.primaryLanguages.first?.tag.description ?? "und",
+            supportedLanguages: (voice.primaryLanguages.dropFirst() + voice.supportedLanguages).map(\.tag.description),
+            kind: {
+                if case .clips = voice.kind { return .clip }
+                return .espeakNG
+            }())
+    }
+}
+
+/// An utterance on its way to the speaker's thread.
+struct Request: Sendable {
+    var utterance: Utterance
+    var factory: JobFactory
+    var continuation: AsyncStream<SpeechEvent>.Continuation
+}
+
+/// What the public methods ask of the speaker's thread, and what it tells them back.
+final class Inbox: Sendable {
+    enum Command: Sendable {
+        case speak(Request)
+        case pause(SpeechBoundary)
+        case resume
+        case stop(SpeechBoundary)
+        case shutdown
+    }
+
+    let wake: EventFD
+    private let commands = Locked<[Command]>([])
+    /// Utterances queued or playing.
+    let speaking = Atomic<Int>(0)
+    let paused = Atomic<Bool>(false)
+
+    init() throws(Errno) {
+        wake = try EventFD()
+    }
+
+    func send(_ command: Command) {
+        commands.withLock { $0.append(command) }
+        wake.signal()
+    }
+
+    func take() -> [Command] {
+        commands.withLock { pending in
+            defer { pending.removeAll() }
+            return pending
+        }
+    }
+}
+
+/// The speaker's thread: turns commands into jobs, and the pipeline's events into each
+/// utterance's events. Confined to that thread.
+private final class SpeakerLoop: @unchecked Sendable {
+    // @unchecked Sendable: made by `Speaker.init` and from then on touched by the speaker's
+    // thread alone.
+    private struct Entry {
+        var job: UInt64
+        /// The index of each Unicode scalar of the utterance's text, and its end.
+        var scalarIndices: [String.Index]
+        var continuation: AsyncStream<SpeechEvent>.Continuation
+    }
+
+    private enum Pause {
+        case none
+        case pending(SpeechBoundary)
+        /// Held at a boundary, with the event that was due there (heard after resuming).
+        case paused(held: SynthesisEvent?)
+    }
+
+    private let pipeline: SpeechPipeline
+    private let inbox: Inbox
+    private var entries: [Entry] = []
+    private var pause = Pause.none
+    private var pendingStop: SpeechBoundary?
+    private var lastJob: UInt64 = 0
+    private var running = true
+
+    init(pipeline: SpeechPipeline, inbox: Inbox) {
+        self.pipeline = pipeline
+        self.inbox = inbox
+    }
+
+    func run() {
+        while running {
+            let timeout = pipeline.deadline.map { $0 > MonotonicClock.now ? $0 - MonotonicClock.now : 0 }
+            _ = poll([pipeline.wake.rawValue, inbox.wake.rawValue], timeout: timeout)
+            pipeline.wake.reset()
+            inbox.wake.reset()
+            for command in inbox.take() { perform(command) }
+            guard running else { break }
+            pipeline.pump(afterReceiving: movePauseLimit) { handle($0) }
+            pipeline.reportHealth()
+            pipeline.releaseIdleDevice()
+        }
+        stopAll()
+        _ = pipeline.shutdown(until: MonotonicClock.now + 500_000_000)
+    }
+
+    private func perform(_ command: Inbox.Command) {
+        switch command {
+        case .speak(let request):
+            submit(request)
+        case .pause(let boundary):
+            guard !entries.isEmpty, case .none = pause else { return }
+            if boundary == .immediate {
+                pipeline.limitPlayback(to: pipeline.sink.playedPosition(at: MonotonicClock.now))
+                enterPause(held: nil)
+            } else {
+                pause = .pending(boundary)
+                movePauseLimit()
+            }
+        case .resume:
+            switch pause {
+            case .none: return
+            case .pending:
+                pause = .none
+                pipeline.limitPlayback(to: nil)
+            case .paused(let held):
+                pause = .none
+                inbox.paused.store(false, ordering: .relaxed)
+                pipeline.limitPlayback(to: nil)
+                entries.first?.continuation.yield(.resumed)
+                if let held { deliver(held) }
+            }
+        case .stop(let boundary):
+            guard !entries.isEmpty else { return }
+            if boundary == .immediate {
+                stopAll()
+            } else {
+                pendingStop = boundary
+                movePauseLimit()
+            }
+        case .shutdown:
+            running = false
+        }
+    }
+
+    private func submit(_ request: Request) {
+        let utterance = request.utterance
+        var settings = SpeechSettings()
+        settings.synthesisVoice = utterance.voice
+        settings.language = utterance.language ?? (utterance.voice == nil ? "en-US" : nil)
+        settings.rate = Self.scaled((utterance.rate - 0.5) * 200)
+        // espeak-ng's pitch goes from 0 to 100 with 50 normal; a doubling is heard as an octave.
+        settings.pitch = Self.scaled(100 * log2(min(max(utterance.pitch, 0.5), 2)))
+        settings.volume = Self.scaled(200 * min(max(utterance.volume, 0), 1) - 100)
+        lastJob += 1
+        guard var (job, voice, _) = request.factory.job(
+            id: lastJob, kind: .speak, text: utterance.markup, settings: settings)
+        else {
+            request.continuation.yield(.cancelled)
+            request.continuation.finish()
+            inbox.speaking.wrappingSubtract(1, ordering: .relaxed)
+            return
+        }
+        job.continuing = !entries.isEmpty
+        // A clip voice rewrites the text into clips and markup: its words are not the caller's.
+        if case .espeak = voice.kind { job.reportsWords = true }
+        job.leadingSilence = Self.milliseconds(utterance.preDelay)
+        job.trailingSilence = Self.milliseconds(utterance.postDelay)
+        let text = utterance.text
+        var indices = Array(text.unicodeScalars.indices)
+        indices.append(text.endIndex)
+        entries.append(Entry(job: job.id, scalarIndices: indices, continuation: request.continuation))
+        pipeline.submit(job)
+    }
+
+    private static func scaled(_ value: Double) -> Int {
+        value.isFinite ? Int(min(max(value, -100), 100).rounded()) : 0
+    }
+
+    private static func milliseconds(_ seconds: Double) -> Int {
+        seconds.isFinite ? Int(min(max(seconds, 0), 600) * 1000) : 0
+    }
+
+    /// While a pause or stop waits for a boundary, keeps playback from passing it.
+    private func movePauseLimit() {
+        let boundary: SpeechBoundary
+        if let pendingStop {
+            boundary = pendingStop
+        } else if case .pending(let pending) = pause {
+            boundary = pending
+        } else {
+            return
+        }
+        pipeline.limitPlayback(to: pipeline.tracker.pauseLimit { Self.isBoundary($0, boundary) })
+    }
+
+    private static func isBoundary(_ event: SynthesisEvent, _ boundary: SpeechBoundary) -> Bool {
+        switch (event, boundary) {
+        case (.word, .word), (.mark, .mark): true
+        default: false
+        }
+    }
+
+    private func handle(_ event: SynthesisEvent) {
+        if let pendingStop, Self.isBoundary(event, pendingStop) {
+            stopAll()
+            return
+        }
+        if case .pending(let boundary) = pause, Self.isBoundary(event, boundary) {
+            enterPause(held: event)
+            return
+        }
+        deliver(event)
+    }
+
+    private func enterPause(held: SynthesisEvent?) {
+        pause = .paused(held: held)
+        inbox.paused.store(true, ordering: .relaxed)
+        entries.first?.continuation.yield(.paused)
+    }
+
+    private func deliver(_ event: SynthesisEvent) {
+        guard let index = entries.firstIndex(where: { $0.job == event.job }) else { return }
+        let entry = entries[index]
+        switch event {
+        case .audioStart:
+            entry.continuation.yield(.started)
+        case .word(_, let text, _):
+            let indices = entry.scalarIndices
+            guard text.lowerBound >= 0, text.upperBound < indices.count, !text.isEmpty else { return }
+            entry.continuation.yield(.word(indices[text.lowerBound]..<indices[text.upperBound]))
+        case .mark(_, let name, _):
+            entry.continuation.yield(.mark(name))
+        case .end:
+            entry.continuation.yield(.finished)
+            entry.continuation.finish()
+            entries.remove(at: index)
+            inbox.speaking.wrappingSubtract(1, ordering: .relaxed)
+            pipeline.finish(through: event.job)
+            if entries.isEmpty {
+                // A pause that found no boundary before the end has nothing left to pause.
+                if case .pending = pause { pause = .none }
+                if pendingStop != nil { pendingStop = nil }
+                pipeline.limitPlayback(to: nil)
+                pipeline.armIdleTimer()
+            }
+        case .progress:
+            break
+        }
+    }
+
+    /// Stops the current utterance and cancels the queued ones.
+    private func stopAll() {
+        pendingStop = nil
+        if case .none = pause {} else {
+            pause = .none
+            inbox.paused.store(false, ordering: .relaxed)
+        }
+        guard let last = entries.last?.job else { return }
+        pipeline.halt(through: last)
+        pipeline.limitPlayback(to: nil)
+        for entry in entries {
+            entry.continuation.yield(.cancelled)
+            entry.continuation.finish()
+        }
+        inbox.speaking.wrappingSubtract(entries.count, ordering: .relaxed)
+        entries.removeAll()
+        pipeline.armIdleTimer()
+    }
+}
+
+extension Speaker {
+    /// Every installed voice, without opening any output. Like a speaker, this needs the engine:
+    /// it fails while a speaker exists in the process (use its ``voices`` then).
+    public static func installedVoices() throws(SpeakerError) -> [VoiceDescription] {
+        try engineAndVoices(configuration: UtterConfiguration(), logger: Logger(label: "utter")).voices.map(
+            VoiceDescription.init)
+    }
+
+    /// The engine, and every voice: espeak-ng's and the clip voices in the voice folders.
+    fileprivate static func engineAndVoices(
+        configuration: UtterConfiguration, logger: Logger
+    ) throws(SpeakerError) -> (engine: EspeakEngine, voices: [Voice]) {
+        let engine: EspeakEngine
+        do {
+            engine = try EspeakEngine()
+        } catch {
+            throw .engineUnavailable("\(error)")
+        }
+        let espeakVoices = engine.voices()
+        let all =
+            espeakVoices
+            + VoiceLibrary.clipVoices(configuration: configuration, espeakVoices: espeakVoices, logger: logger)
+        guard !all.isEmpty else { throw .noVoices }
+        return (engine, all)
+    }
+}

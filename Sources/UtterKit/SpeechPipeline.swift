@@ -1,0 +1,158 @@
+package import AudioSinks
+package import Logging
+package import Playback
+package import Speech
+package import System
+
+/// The engine every front-end shares: the synth thread writing into a sample sink, and the
+/// tracker that hands out each event when its sample is heard.
+///
+/// Used by one control thread (the module's poll loop, a ``Speaker``'s thread), which polls
+/// ``wake`` and calls ``pump(afterReceiving:_:)`` whenever it fires or ``deadline`` passes.
+package final class SpeechPipeline {
+    /// Signalled by the synth thread and the sink whenever there may be something to pump.
+    package let wake: EventFD
+    package let synthesizer: Synthesizer
+    package let sink: any SampleSink
+    package private(set) var tracker = PlaybackTracker()
+    /// What the sink said when it started (a refused real-time priority), for the log.
+    package let startNotice: String?
+    private let logger: Logger
+    private var eventDeadline: UInt64?
+    private var idleDeadline: UInt64?
+    private var reportedHealth = SinkHealth()
+    /// Seconds without speech after which the sink closes its device; 0 never.
+    package var idleSeconds = 0
+
+    /// Starts the synth thread on `engine`, writing into the sink `makeSink` makes for the
+    /// pipeline's wake and the engine's sample rate.
+    package init(
+        engine: consuming EspeakEngine, logger: Logger,
+        makeSink: (EventFD, Int) throws -> any SampleSink
+    ) throws {
+        let wake = try EventFD()
+        let sink = try makeSink(wake, engine.sampleRate)
+        self.wake = wake
+        self.sink = sink
+        self.logger = logger
+        self.startNotice = sink.start()
+        self.synthesizer = try Synthesizer(engine: engine, sink: sink, controlWake: wake, logger: logger)
+        try synthesizer.start()
+    }
+
+    /// When the control thread must pump again even if nothing wakes it (``MonotonicClock``
+    /// nanoseconds): the next event's sample time on the device clock, or the idle release.
+    package var deadline: UInt64? {
+        [eventDeadline, idleDeadline].compactMap { $0 }.min()
+    }
+
+    /// Queues `job` for synthesis and tracks its events.
+    package func submit(_ job: SynthesisJob) {
+        idleDeadline = nil
+        tracker.track(job.id)
+        synthesizer.submit(job)
+    }
+
+    /// Silences `job` and every earlier one now: synthesis stops, what the sink holds of them is
+    /// dropped, and their pending events are forgotten.
+    package func halt(through job: UInt64) {
+        synthesizer.cancel(through: job)
+        sink.stop(job: job)
+        tracker.forget(through: job)
+    }
+
+    /// Forgets `job` and every earlier one, which ended.
+    package func finish(through job: UInt64) {
+        tracker.forget(through: job)
+    }
+
+    /// Keeps playback from passing `position` (nil lifts the limit).
+    package func limitPlayback(to position: UInt64?) {
+        sink.limitPlayback(to: position)
+    }
+
+    /// Takes the synth thread's new events, calls `received` (to move a pause limit), then hands
+    /// `handle` every event whose sample has been heard, in order. `handle` may halt or finish
+    /// jobs; events of forgotten jobs are not handed out.
+    package func pump(afterReceiving received: () -> Void = {}, _ handle: (SynthesisEvent) -> Void) {
+        eventDeadline = nil
+        tracker.receive(synthesizer.takeEvents())
+        received()
+        while true {
+            // Where the device is now, between the render thread's readings: events go out when
+            // their sample is heard, not at the next period boundary.
+            let now = MonotonicClock.now
+            let played = sink.playedPosition(at: now)
+            while let event = tracker.nextDue(heard: played) {
+                logHeard(event, played: played)
+                handle(event)
+            }
+            guard let target = tracker.wakePosition else { return }
+            sink.notify(whenPlayedReaches: target)
+            // A crossing between the read above and setting the threshold would be missed: look again.
+            if sink.playedPosition(at: MonotonicClock.now) >= target { continue }
+            // The sink's wake is the fallback (a device that is not running yet, or one that
+            // stalls); the deadline is when the device clock says the sample will be heard.
+            eventDeadline = sink.nanoseconds(untilPlayed: target, at: now).map { now + $0 }
+            return
+        }
+    }
+
+    /// Where each event sat and where the device was when it went out: how exact marks are, read off a log.
+    private func logHeard(_ event: SynthesisEvent, played: UInt64) {
+        let what: String
+        switch event {
+        case .audioStart: what = "begin"
+        case .mark(_, let name, _): what = "mark \(name.debugDescription)"
+        case .end: what = "end"
+        case .word, .progress: return
+        }
+        let target = tracker.threshold(of: event)
+        logger.debug(
+            "message \(event.job): \(what) at sample \(event.position), reported with the device at \(played) (+\(played &- target))"
+        )
+    }
+
+    /// Starts counting the idle time after which the device is closed.
+    package func armIdleTimer() {
+        guard idleSeconds > 0 else { return }
+        idleDeadline = MonotonicClock.now + UInt64(idleSeconds) * 1_000_000_000
+    }
+
+    /// Closes the device once the pipeline has been idle long enough.
+    package func releaseIdleDevice() {
+        guard let deadline = idleDeadline, tracker.currentJob == nil, MonotonicClock.now >= deadline else { return }
+        idleDeadline = nil
+        synthesizer.releaseAudio()
+    }
+
+    /// Logs what changed in the sink's health since the last look.
+    package func reportHealth() {
+        let health = sink.health
+        guard health != reportedHealth else { return }
+        if health.underruns != reportedHealth.underruns {
+            logger.notice(
+                "audio underruns: \(health.underruns) so far (\(health.underruns - reportedHealth.underruns) new)")
+        }
+        if health.fadedStops != reportedHealth.fadedStops { logger.debug("stop faded out over 4 ms") }
+        if health.cutStops != reportedHealth.cutStops {
+            logger.debug("stop cut the sound at once: the device cannot take back what it has queued")
+        }
+        if health.failures != reportedHealth.failures {
+            logger.error(
+                "audio device failed: \(health.lastFailure ?? "unknown error"); the message is reported as played, the device is reopened for the next one"
+            )
+        }
+        reportedHealth = health
+    }
+
+    /// Stops the synth thread and the sink, waiting for them until `deadline`; names what is
+    /// still stuck in a device or engine call then (nothing it uses is freed), or nil.
+    package func shutdown(until deadline: UInt64) -> String? {
+        let synthStopped = synthesizer.shutdown(until: deadline)
+        // The sink's thread can stop by itself even if the synth thread is stuck opening a device.
+        let sinkStopped = sink.shutdown(until: deadline)
+        if synthStopped && sinkStopped { return nil }
+        return synthStopped ? "render thread" : sinkStopped ? "synth thread" : "synth and render threads"
+    }
+}
