@@ -45,7 +45,7 @@ let package = Package(
         // Pure layers: no I/O, no C, no Foundation.
         .target(name: "ModuleProtocol", swiftSettings: upcoming),
         .target(name: "SSML", swiftSettings: upcoming),
-        .target(name: "Configuration", swiftSettings: upcoming),
+        .target(name: "Configuration", dependencies: ["ModuleProtocol"], swiftSettings: upcoming),
         .target(name: "Voices", swiftSettings: upcoming),
         .target(name: "Playback", dependencies: ["SSML"], swiftSettings: upcoming),
 
@@ -122,7 +122,7 @@ let package = Package(
             ],
             swiftSettings: upcoming),
         .testTarget(
-            name: "ServerTests", dependencies: ["sd_utter"], exclude: ["Clients"],
+            name: "ServerTests", dependencies: ["sd_utter", "TestSupport"], exclude: ["Clients"],
             swiftSettings: upcoming),
     ]
 )

@@ -18,7 +18,7 @@ public final class AudioOutput: SampleSink {
     let ring: SampleRing
     let shared: RenderShared
     private let producer: Locked<ProducerState>
-    private let thread = Locked<ThreadSlot>(ThreadSlot())
+    private let renderThread: RenderThread
     /// The control thread's wake, kept alive for the render thread, which signals its descriptor.
     private let controlWake: EventFD
     /// The render thread's own wake.
@@ -31,15 +31,12 @@ public final class AudioOutput: SampleSink {
         var configuration: AudioConfiguration
         /// A configuration from `setDevice`, applied at the next `beginJob`.
         var pending: AudioConfiguration?
-        /// The box last installed for the render thread, as a bit pattern; 0 when none works.
-        var installed: UInt = 0
+        /// The serial of the device last installed for the render thread; 0 when none works.
+        var installed: UInt64 = 0
+        /// The serial the next device opened gets.
+        var nextSerial: UInt64 = 1
         /// What to tell the user about the device last opened (it needed a converter), once.
         var notice: String?
-    }
-
-    private struct ThreadSlot {
-        var thread: NamedThread? = nil
-        var started = false
     }
 
     /// Creates the ring and the render thread's eventfd; opens no device until the first job.
@@ -51,6 +48,7 @@ public final class AudioOutput: SampleSink {
         self.ring = SampleRing(capacity: configuration.ringCapacity)
         self.shared = RenderShared(renderWakeFD: renderWake.rawValue, controlWakeFD: controlWake.rawValue)
         self.producer = Locked(ProducerState(configuration: configuration))
+        self.renderThread = RenderThread(ring: ring, shared: shared)
         let rate = configuration.sampleRate > 0 ? configuration.sampleRate : 22050
         self.fullRingNap = UInt64(max(configuration.periodFrames, 1) * 500_000_000 / rate)
     }
@@ -63,36 +61,12 @@ public final class AudioOutput: SampleSink {
 
     // MARK: Lifecycle
 
-    /// Starts the render thread, named "utter-render"; calling it again does nothing.
-    ///
-    /// Returns why the thread could not get real-time priority (`SCHED_FIFO`), for the caller to
-    /// log once, or nil when it got it. Without it the thread still works, at normal priority, and
-    /// a busy machine may cause underruns.
+    /// Starts the render thread; calling it again does nothing. Returns why the thread could not
+    /// get real-time priority (`SCHED_FIFO`), for the caller to log once, or nil when it got it.
+    /// Without it the thread still works, at normal priority, and a busy machine may cause underruns.
     @discardableResult
     public func start() -> String? {
-        thread.withLock { slot in
-            guard !slot.started else { return nil }
-            slot.started = true
-            let (ring, shared) = (ring, shared)
-            let renderThread: NamedThread
-            do {
-                renderThread = try NamedThread(name: "utter-render") {
-                    var state = RenderState()
-                    runRenderLoop(&state, ring: ring, shared: shared)
-                    shared.exitMailbox.store(state.device, ordering: .releasing)
-                }
-            } catch {
-                // Only fails when the system is out of threads or memory, at startup.
-                preconditionFailure("Utter could not start the render thread (\(error))")
-            }
-            slot.thread = renderThread
-            // A modest real-time priority: above every normal thread, below the kernel's audio
-            // and IRQ threads (50) and PipeWire/PulseAudio's own (rtkit gives them 20).
-            guard let error = renderThread.setRealTimePriority(10) else { return nil }
-            return
-                "the render thread runs at normal priority: SCHED_FIFO was refused (\(error)); "
-                + "allow it with a 'rtprio' limit in /etc/security/limits.conf for this user"
-        }
+        renderThread.start()
     }
 
     /// Stops and joins the render thread and closes every device; the output cannot start again.
@@ -102,19 +76,11 @@ public final class AudioOutput: SampleSink {
     /// is the thread's until the process ends.
     @discardableResult
     public func shutdown(until deadline: UInt64 = .max) -> Bool {
-        let renderThread = thread.withLock { slot in
-            slot.started = true  // no start after shutdown
-            return slot.thread
-        }
-        if let renderThread {
-            shared.running.store(false, ordering: .releasing)
-            wake(shared.renderWakeFD)
-            guard renderThread.join(until: deadline) else { return false }
-        }
+        guard renderThread.stop(until: deadline) else { return false }
         producer.withLock { $0.installed = 0 }
-        closeDevice(shared.exitMailbox.exchange(0, ordering: .acquiringAndReleasing))
-        closeDevice(shared.installMailbox.exchange(0, ordering: .acquiringAndReleasing))
-        closeDevice(shared.retiredMailbox.exchange(0, ordering: .acquiringAndReleasing))
+        close(shared.exitMailbox.take())
+        close(shared.installMailbox.take())
+        close(shared.retiredMailbox.take())
         return true
     }
 
@@ -123,7 +89,7 @@ public final class AudioOutput: SampleSink {
     /// Prepares playback of `job` and returns its start position; synth thread only.
     ///
     /// Opens the device here if none works yet, the last one failed, or ``setDevice(_:)`` changed it.
-    /// Samples written before this call and not yet played are dropped. A ``limitPlayback(to:)``
+    /// Unless `continuing`, samples written before this call and not yet played are dropped. A ``limitPlayback(to:)``
     /// stays: the control thread lifts it before it hands over the next job, so a PAUSE that arrives
     /// before this call is not lost. If the device cannot be opened the job still begins, its samples
     /// are discarded as if played (so its events complete), and the error is thrown for the caller
@@ -157,7 +123,7 @@ public final class AudioOutput: SampleSink {
     /// Opens and installs the device if none works yet, the last one failed, or the configuration
     /// changed; returns why opening failed, if it did.
     private func ensureDevice() -> ALSAError? {
-        closeDevice(shared.retiredMailbox.exchange(0, ordering: .acquiringAndReleasing))
+        close(shared.retiredMailbox.take())
 
         let (needsOpen, configuration) = producer.withLock { state in
             if let pending = state.pending {
@@ -171,11 +137,17 @@ public final class AudioOutput: SampleSink {
         var failure: ALSAError? = nil
         if needsOpen {
             // Opened outside the lock: opening can take a while and setDevice must not wait for it.
-            var bits = noDeviceBits
+            var installed = DeviceMailbox.Content.noDevice
+            var serial: UInt64 = 0
             do throws(ALSAError) {
                 let box = UnsafeMutablePointer<PCMDevice>.allocate(capacity: 1)
                 do throws(ALSAError) {
                     box.initialize(to: try PCMDevice(configuration: configuration))
+                    serial = producer.withLock { state in
+                        defer { state.nextSerial += 1 }
+                        return state.nextSerial
+                    }
+                    box.pointee.serial = serial
                     if let converting = box.pointee.convertingName {
                         let notice =
                             "audio device '\(configuration.deviceName)' does not take \(configuration.sampleRate) Hz 16-bit mono; playing through alsa-lib's converter as '\(converting)'"
@@ -185,14 +157,14 @@ public final class AudioOutput: SampleSink {
                     box.deallocate()
                     throw error
                 }
-                bits = UInt(bitPattern: box)
+                installed = .device(box)
             } catch {
                 failure = error
             }
             shared.brokenDevice.store(0, ordering: .releasing)
             // A device installed earlier but never adopted is ours to close.
-            closeDevice(shared.installMailbox.exchange(bits, ordering: .acquiringAndReleasing))
-            producer.withLock { $0.installed = bits == noDeviceBits ? 0 : bits }
+            close(shared.installMailbox.replace(with: installed))
+            producer.withLock { $0.installed = serial }
         }
         return failure
     }
@@ -205,7 +177,7 @@ public final class AudioOutput: SampleSink {
     /// if it does not (it is blocked on the device), the next job closes it.
     @discardableResult
     public func release() -> Bool {
-        closeDevice(shared.retiredMailbox.exchange(0, ordering: .acquiringAndReleasing))
+        close(shared.retiredMailbox.take())
         let wasOpen = producer.withLock { state in
             defer { state.installed = 0 }
             return state.installed != 0
@@ -213,11 +185,11 @@ public final class AudioOutput: SampleSink {
         guard wasOpen else { return false }
         let adoptions = shared.adoptions.load(ordering: .acquiring)
         // A device installed but not adopted yet is still ours: close it here.
-        closeDevice(shared.installMailbox.exchange(noDeviceBits, ordering: .acquiringAndReleasing))
+        close(shared.installMailbox.replace(with: .noDevice))
         wake(shared.renderWakeFD)
         for _ in 0..<200 {
             if shared.adoptions.load(ordering: .acquiring) != adoptions {
-                closeDevice(shared.retiredMailbox.exchange(0, ordering: .acquiringAndReleasing))
+                close(shared.retiredMailbox.take())
                 break
             }
             MonotonicClock.sleep(nanoseconds: 1_000_000)
@@ -271,7 +243,7 @@ public final class AudioOutput: SampleSink {
     /// device runs, this advances it at the sample rate, never past the frames handed to the device.
     /// So events can be reported at their sample's time rather than at the next period boundary.
     public func playedPosition(at now: UInt64) -> UInt64 {
-        let clock = readClock()
+        let clock = shared.clock.read()
         let measured = playedPosition
         guard clock.rate > 0, now > clock.time else { return max(measured, clock.position) }
         let advanced = clock.position + (now - clock.time) * clock.rate / 1_000_000_000
@@ -282,34 +254,12 @@ public final class AudioOutput: SampleSink {
     /// it is not running (a ``notify(whenPlayedReaches:)`` wake comes then). An estimate: check
     /// ``playedPosition(at:)`` when it is due, since the device may not have been given the frames yet.
     public func nanoseconds(untilPlayed position: UInt64, at now: UInt64) -> UInt64? {
-        let clock = readClock()
+        let clock = shared.clock.read()
         guard clock.rate > 0 else { return nil }
         guard position > clock.position else { return 0 }
         // Rounded up, so that at `due` the position has surely been reached.
         let due = clock.time + ((position - clock.position) * 1_000_000_000 + clock.rate - 1) / clock.rate
         return due > now ? due - now : 0
-    }
-
-    private struct ClockReading {
-        var position: UInt64 = 0
-        var time: UInt64 = 0
-        var ceiling: UInt64 = 0
-        var rate: UInt64 = 0
-    }
-
-    /// One consistent reading of the render thread's clock (a seqlock; retried while it writes).
-    private func readClock() -> ClockReading {
-        while true {
-            let before = shared.clockSequence.load(ordering: .sequentiallyConsistent)
-            let reading = ClockReading(
-                position: shared.clockPosition.load(ordering: .sequentiallyConsistent),
-                time: shared.clockTime.load(ordering: .sequentiallyConsistent),
-                ceiling: shared.clockCeiling.load(ordering: .sequentiallyConsistent),
-                rate: shared.clockRate.load(ordering: .sequentiallyConsistent))
-            let after = shared.clockSequence.load(ordering: .sequentiallyConsistent)
-            if before == after && before & 1 == 0 { return reading }
-            sched_yield()
-        }
     }
 
     /// How many STOPs faded out, and how many cut the sound at once (a device that cannot rewind).
@@ -327,8 +277,8 @@ public final class AudioOutput: SampleSink {
 
     /// Keeps the render thread from handing the device any sample at or past `position`; nil lifts it.
     ///
-    /// Used to pause exactly at a mark. Samples already handed to the device still
-    /// play. The next ``beginJob(_:)`` lifts the limit.
+    /// Used to pause exactly at a mark. Samples already handed to the device still play. The
+    /// limit outlives jobs: the control thread lifts it before it hands over the next one.
     public func limitPlayback(to position: UInt64?) {
         shared.playbackLimit.store(position ?? .max, ordering: .releasing)
         wake(shared.renderWakeFD)
@@ -376,11 +326,9 @@ public final class AudioOutput: SampleSink {
 
     // MARK: Devices
 
-    /// Closes the device boxed at `bits` (a `PCMDevice` pointer), if any; never on the render thread.
-    private func closeDevice(_ bits: UInt) {
-        guard bits != 0, bits != noDeviceBits, let box = UnsafeMutablePointer<PCMDevice>(bitPattern: bits) else {
-            return
-        }
+    /// Closes the device `content` holds, if any; never on the render thread.
+    private func close(_ content: DeviceMailbox.Content) {
+        guard case .device(let box) = content else { return }
         box.deinitialize(count: 1)
         box.deallocate()
     }

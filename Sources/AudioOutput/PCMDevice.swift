@@ -10,10 +10,11 @@ public struct PCMDevice: ~Copyable {
     private let configTree: OpaquePointer?
     /// One period of samples, allocated at open so the render thread never allocates.
     let periodBuffer: UnsafeMutablePointer<Int16>
-    /// The last `historyFrames` samples handed to the device, by position modulo `historyFrames`:
-    /// after a rewind on STOP they are what the device would have played, to fade out from.
-    let history: UnsafeMutablePointer<Int16>
-    let historyFrames: Int
+    /// The last buffer of samples handed to the device, to fade out from on STOP.
+    let history: HistoryRing
+    /// Set by the synth thread when it installs the device: which one it is, to the render thread
+    /// that reports it broken.
+    var serial: UInt64 = 0
 
     /// The ALSA PCM name, as configured.
     public let name: String
@@ -65,9 +66,10 @@ public struct PCMDevice: ~Copyable {
         self.bufferFrames = sizes.buffer
         self.periodBuffer = .allocate(capacity: sizes.period)
         self.periodBuffer.initialize(repeating: 0, count: sizes.period)
-        self.historyFrames = max(sizes.buffer, sizes.period)
-        self.history = .allocate(capacity: historyFrames)
-        self.history.initialize(repeating: 0, count: historyFrames)
+        let historyFrames = max(sizes.buffer, sizes.period)
+        let history = UnsafeMutablePointer<Int16>.allocate(capacity: historyFrames)
+        history.initialize(repeating: 0, count: historyFrames)
+        self.history = HistoryRing(samples: history, frames: historyFrames)
     }
 
     deinit {
@@ -75,7 +77,7 @@ public struct PCMDevice: ~Copyable {
         snd_pcm_close(handle)
         if let configTree { snd_config_delete(configTree) }
         periodBuffer.deallocate()
-        history.deallocate()
+        history.samples.deallocate()
     }
 
     /// Opens `name` (errors say `reportedAs`) and sets it up; closes it again if the set-up fails.

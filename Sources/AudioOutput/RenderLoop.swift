@@ -2,21 +2,34 @@ internal import CALSA
 import Glibc
 import Synchronization
 
-// The render thread: real-time. Everything in this file runs on it and is checked by the compiler
+// The render thread: real-time. Everything in this file, RenderStop.swift, RenderDevice.swift,
+// PlaybackClock.publish, HistoryRing and DeviceMailbox runs on it and is checked by the compiler
 // (`@_noLocks`): no locks, no allocation, no logging, no String, no Array. It never opens or closes
-// a device; it adopts and retires them through atomic mailboxes (see `AudioOutput.beginJob`).
-// C calls sit in `_unsafePerformance`, each with a comment on why it is acceptable here.
-
-/// The `installMailbox` value that tells the render thread to stop using any device.
-///
-/// (Constants the render loop uses live in this file: in a debug build the `@_noLocks` check
-/// cannot see into other files, so it rejects calls there that are not themselves annotated.)
-let noDeviceBits: UInt = 1
+// a device; it adopts and retires them through mailboxes (see `AudioOutput.beginJob`). C calls
+// sit in `_unsafePerformance`, each with a comment on why it is acceptable here. (In a debug build
+// the `@_noLocks` check cannot see into other files, so every function the loop calls elsewhere
+// carries the attribute itself.)
 
 /// The device call that failed, as stored in `RenderShared.lastFailureOperation`.
 enum RenderOperation: UInt8 {
     case none = 0
     case write, recover, start, drop, prepare, drain
+
+    /// The value stored in `RenderShared.lastFailureOperation` (the raw value, readable on the
+    /// render thread from any file).
+    var code: UInt8 {
+        @_noLocks get {
+            switch self {
+            case .none: 0
+            case .write: 1
+            case .recover: 2
+            case .start: 3
+            case .drop: 4
+            case .prepare: 5
+            case .drain: 6
+            }
+        }
+    }
 
     /// The operation as a verb phrase for ``ALSAError``.
     var phrase: String {
@@ -34,16 +47,16 @@ enum RenderOperation: UInt8 {
 
 /// What the render thread keeps between periods: plain values and pointers, set up before the loop.
 struct RenderState {
-    /// The adopted `PCMDevice` box as a bit pattern, 0 when none.
-    var device: UInt = 0
+    /// The adopted device, and its serial (0 when none).
+    var device: UnsafeMutablePointer<PCMDevice>? = nil
+    var deviceSerial: UInt64 = 0
     var pcm: OpaquePointer? = nil
     var periodBuffer: UnsafeMutablePointer<Int16>? = nil
     var periodFrames = 0
     /// One period in milliseconds, at least 1: how long to wait while the device drains.
     var periodMilliseconds: Int32 = 1
     var sampleRate = 0
-    var history: UnsafeMutablePointer<Int16>? = nil
-    var historyFrames = 0
+    var history: HistoryRing? = nil
     /// The length of the fade-out on STOP (a few milliseconds, at most a period).
     var fadeFrames = 0
     /// Whether `snd_pcm_rewind` really takes frames back on this device: 0 not known yet, 1 yes, -1 no.
@@ -61,7 +74,9 @@ struct RenderState {
     /// The device's queue at the last wait that ran its full period, -1 if the last wait did not.
     var queuedAtTimeout = -1
 
-    var usable: Bool { pcm != nil && !broken }
+    var usable: Bool {
+        @_noLocks get { pcm != nil && !broken }
+    }
 }
 
 /// Runs the render loop until `shared.running` is cleared.
@@ -159,7 +174,7 @@ private func writePeriod(
     let result = _unsafePerformance { snd_pcm_writei(pcm, buffer, snd_pcm_uframes_t(frames)) }
     if result > 0 {
         let next = read + UInt64(result)
-        remember(state, buffer, count: Int(result), from: read)
+        state.history?.remember(buffer, count: Int(result), from: read)
         state.handedOver = next
         ring.consume(upTo: next)
         return next
@@ -230,133 +245,13 @@ private func waitForWork(_ state: inout RenderState, queued: Int, shared: Render
 
 /// Silences the device for a STOP, fading out instead of cutting wherever the device allows it.
 ///
-/// A sound cut mid-wave clicks, and Orca stops speech at every key press. So the frames the device
-/// has queued are taken back (`snd_pcm_rewind`) where it really can (hardware, `plug`, `dmix`);
-/// then a 4 ms fade-out of the sound that would have followed is written in their place and played
-/// (the rest of the device's queue is its safety margin, under a period), and only then is the
-/// device dropped. A device that cannot take frames back is cut at once, since a stop must be heard
-/// at once: the PulseAudio plugin accepts a rewind but its server plays the frames anyway (checked
-/// against `snd_pcm_delay` at the first stop, and undone with `snd_pcm_forward`).
-@_noLocks
-private func silence(
-    _ state: inout RenderState, pcm: OpaquePointer, ring: SampleRing, ringEnd: UInt64, shared: RenderShared
-) {
-    let queuedBefore = queuedFrames(state)
-    guard queuedBefore > 0 else {
-        // Nothing is playing: the sound already ended (or the device does not hold frames at all).
-        dropAndPrepare(&state, pcm: pcm, shared: shared)
-        return
-    }
-    var rewound = 0
-    if state.rewindWorks >= 0 {
-        // snd_pcm_rewindable and snd_pcm_rewind: pointer arithmetic in the device; no allocation.
-        let rewindable = _unsafePerformance { snd_pcm_rewindable(pcm) }
-        if rewindable > 0 {
-            let result = _unsafePerformance { snd_pcm_rewind(pcm, snd_pcm_uframes_t(rewindable)) }
-            if result > 0 {
-                // The PulseAudio plugin accepts a rewind but its server keeps playing the frames:
-                // believe only what the queue shows.
-                if queuedBefore - queuedFrames(state) >= result / 2 {
-                    rewound = result
-                    state.rewindWorks = 1
-                } else {
-                    // Put the plugin's pointer back where its server really is, or its accounting
-                    // of free room is off by the rewind. snd_pcm_forward: pointer arithmetic.
-                    _ = _unsafePerformance { snd_pcm_forward(pcm, snd_pcm_uframes_t(result)) }
-                    state.rewindWorks = -1
-                }
-            }
-        }
-    }
-    let queued = queuedBefore - rewound
-    // What stays queued after a real rewind is the device's safety margin (well under a period).
-    // Without one, appending a fade would only be heard after everything queued: cut instead.
-    guard rewound > 0, queued <= state.periodFrames, let buffer = state.periodBuffer, let history = state.history
-    else {
-        _ = shared.cutStops.add(1, ordering: .relaxed)
-        dropAndPrepare(&state, pcm: pcm, shared: shared)
-        return
-    }
-    // The fade continues the sound from the first frame no longer queued: the frames taken back
-    // (kept in the history), then the stopped job's samples that never reached the device.
-    let start = state.handedOver - UInt64(rewound)
-    let fromHistory = rewound < state.fadeFrames ? rewound : state.fadeFrames
-    copyHistory(history, frames: state.historyFrames, from: start, count: fromHistory, to: buffer)
-    var fromRing = 0
-    if fromHistory == rewound && ringEnd > state.handedOver {
-        let wanted = UInt64(state.fadeFrames - fromHistory)
-        let available = ringEnd - state.handedOver
-        fromRing = Int(available < wanted ? available : wanted)
-        ring.copy(from: state.handedOver, count: fromRing, to: buffer + fromHistory)
-    }
-    let count = fromHistory + fromRing
-    if count > 0 {
-        for index in 0..<count {
-            let gain = Int32(count - index)
-            buffer[index] = Int16(truncatingIfNeeded: Int32(buffer[index]) * gain / Int32(count + 1))
-        }
-        // snd_pcm_writei: at most one period, into a buffer that has room for it after the rewind.
-        _ = _unsafePerformance { snd_pcm_writei(pcm, buffer, snd_pcm_uframes_t(count)) }
-        // snd_pcm_state and snd_pcm_start: a short queue may sit below the start threshold.
-        if _unsafePerformance({ snd_pcm_state(pcm) }).rawValue == SND_PCM_STATE_PREPARED.rawValue {
-            _ = _unsafePerformance { snd_pcm_start(pcm) }
-        }
-    }
-    if queued + count > 0 {
-        // Let the rest of the queue and the fade play (at most a period and 4 ms), then drop.
-        let rate = state.sampleRate > 0 ? state.sampleRate : 1
-        let milliseconds = Int32((queued + count) * 1000 / rate + 1)
-        // poll with no descriptors: a timed sleep while the device plays.
-        _ = _unsafePerformance { poll(nil, 0, milliseconds) }
-        _ = shared.fadedStops.add(1, ordering: .relaxed)
-    }
-    dropAndPrepare(&state, pcm: pcm, shared: shared)
-}
 
-/// Drops whatever the device holds and readies it for the next sound.
-@_noLocks
-private func dropAndPrepare(_ state: inout RenderState, pcm: OpaquePointer, shared: RenderShared) {
-    // snd_pcm_drop and snd_pcm_prepare: the device calls that silence it now; no allocation.
-    let dropped = _unsafePerformance { snd_pcm_drop(pcm) }
-    let prepared = dropped < 0 ? dropped : _unsafePerformance { snd_pcm_prepare(pcm) }
-    if dropped < 0 || prepared < 0 {
-        markBroken(
-            &state, shared: shared, code: dropped < 0 ? dropped : prepared,
-            operation: dropped < 0 ? RenderOperation.drop : RenderOperation.prepare)
-    }
-}
 
-/// Keeps a copy of frames just handed to the device, at their positions modulo the history size.
-@_noLocks
-private func remember(_ state: RenderState, _ samples: UnsafeMutablePointer<Int16>, count: Int, from position: UInt64) {
-    guard let history = state.history, state.historyFrames > 0 else { return }
-    var done = 0
-    while done < count {
-        let offset = Int((position + UInt64(done)) % UInt64(state.historyFrames))
-        let room = state.historyFrames - offset
-        let piece = count - done < room ? count - done : room
-        UnsafeMutableRawPointer(history + offset).copyMemory(
-            from: samples + done, byteCount: piece * MemoryLayout<Int16>.stride)
-        done += piece
-    }
-}
 
-/// Copies `count` remembered frames from `position` on into `destination`.
-@_noLocks
-private func copyHistory(
-    _ history: UnsafeMutablePointer<Int16>, frames: Int, from position: UInt64, count: Int,
-    to destination: UnsafeMutablePointer<Int16>
-) {
-    var done = 0
-    while done < count {
-        let offset = Int((position + UInt64(done)) % UInt64(frames))
-        let room = frames - offset
-        let piece = count - done < room ? count - done : room
-        UnsafeMutableRawPointer(destination + done).copyMemory(
-            from: history + offset, byteCount: piece * MemoryLayout<Int16>.stride)
-        done += piece
-    }
-}
+
+
+
+
 
 /// Publishes the device clock: the played position now, and whether it is advancing.
 @_noLocks
@@ -370,86 +265,15 @@ private func publishClock(_ state: RenderState, queued: Int, shared: RenderShare
     // clock_gettime: served by the vDSO without a system call; no allocation.
     _ = _unsafePerformance { clock_gettime(CLOCK_MONOTONIC, &now) }
     let nanoseconds = UInt64(now.tv_sec) &* 1_000_000_000 &+ UInt64(now.tv_nsec)
-    let wasRunning = shared.clockRate.load(ordering: .relaxed) != 0
-    let sequence = shared.clockSequence.load(ordering: .relaxed)
-    shared.clockSequence.store(sequence &+ 1, ordering: .sequentiallyConsistent)
-    shared.clockPosition.store(state.played, ordering: .sequentiallyConsistent)
-    shared.clockTime.store(nanoseconds, ordering: .sequentiallyConsistent)
-    shared.clockCeiling.store(state.handedOver, ordering: .sequentiallyConsistent)
-    shared.clockRate.store(running ? UInt64(state.sampleRate) : 0, ordering: .sequentiallyConsistent)
-    shared.clockSequence.store(sequence &+ 2, ordering: .sequentiallyConsistent)
+    let wasRunning = shared.clock.publish(
+        position: state.played, time: nanoseconds, ceiling: state.handedOver,
+        rate: running ? UInt64(state.sampleRate) : 0)
     // Until now the control thread could not time its next event from the clock (it waits for the
     // threshold wake, a period late at worst): tell it the clock runs.
     // (Nested ifs: the right side of `&&` is a closure, which would retain `shared`.)
     if running && !wasRunning {
         if shared.notifyThreshold.load(ordering: .acquiring) != .max { wake(shared.controlWakeFD) }
     }
-}
-
-/// Frames the device still holds (`snd_pcm_delay`), 0 without a device or on error.
-@_noLocks
-private func queuedFrames(_ state: RenderState) -> Int {
-    guard state.usable, let pcm = state.pcm else { return 0 }
-    var delay: snd_pcm_sframes_t = 0
-    // snd_pcm_delay: asks the device how many frames are not yet heard; no allocation.
-    let result = _unsafePerformance { snd_pcm_delay(pcm, &delay) }
-    return result < 0 || delay < 0 ? 0 : delay
-}
-
-/// Takes the device the synth thread installed, if any, handing the old one back to be closed.
-@_noLocks
-private func adoptInstalledDevice(_ state: inout RenderState, shared: RenderShared) {
-    guard shared.installMailbox.load(ordering: .acquiring) != 0 else { return }
-    // Only we fill the retired mailbox; if it is still full, keep the current device until the synth
-    // thread has closed the previous one (the next `beginJob`).
-    if state.device != 0 {
-        if shared.retiredMailbox.load(ordering: .acquiring) != 0 { return }
-    }
-    let bits = shared.installMailbox.exchange(0, ordering: .acquiringAndReleasing)
-    guard bits != 0 else { return }
-    if state.device != 0 {
-        shared.retiredMailbox.store(state.device, ordering: .releasing)
-    }
-    _ = shared.adoptions.add(1, ordering: .releasing)
-    state.broken = false
-    guard bits != noDeviceBits, let box = UnsafeMutablePointer<PCMDevice>(bitPattern: bits) else {
-        state.device = 0
-        state.pcm = nil
-        state.periodBuffer = nil
-        state.periodFrames = 0
-        state.history = nil
-        state.historyFrames = 0
-        state.fadeFrames = 0
-        return
-    }
-    state.device = bits
-    state.pcm = box.pointee.handle
-    state.periodBuffer = box.pointee.periodBuffer
-    state.periodFrames = box.pointee.periodFrames
-    state.history = box.pointee.history
-    state.historyFrames = box.pointee.historyFrames
-    state.sampleRate = box.pointee.sampleRate
-    // 4 ms: long enough that the cut has no click, short enough to feel instant.
-    let fade = box.pointee.sampleRate / 250
-    state.fadeFrames = fade < box.pointee.periodFrames ? fade : box.pointee.periodFrames
-    state.rewindWorks = 0
-    let milliseconds = box.pointee.periodFrames * 1000 / (box.pointee.sampleRate > 0 ? box.pointee.sampleRate : 1)
-    state.periodMilliseconds = Int32(milliseconds > 0 ? milliseconds : 1)
-}
-
-/// Stops using the device until the synth thread installs another, and records why for the log.
-@_noLocks
-private func markBroken(_ state: inout RenderState, shared: RenderShared, code: Int32, operation: RenderOperation) {
-    state.broken = true
-    if let pcm = state.pcm {
-        // snd_pcm_drop: best effort, so a failed device does not keep playing stale frames.
-        _ = _unsafePerformance { snd_pcm_drop(pcm) }
-    }
-    shared.lastFailureCode.store(code, ordering: .relaxed)
-    shared.lastFailureOperation.store(operation.rawValue, ordering: .relaxed)
-    _ = shared.deviceFailures.add(1, ordering: .releasing)
-    shared.brokenDevice.store(state.device, ordering: .releasing)
-    wake(shared.controlWakeFD)
 }
 
 /// Adds 1 to an eventfd without blocking.

@@ -20,30 +20,23 @@ final class RenderShared: Sendable {
 
     /// The position heard so far (render).
     let playedPosition = Atomic<UInt64>(0)
-    /// The device clock (render), a seqlock: `clockSequence` is odd while the render thread updates
-    /// the rest. `clockPosition` was the played position at `clockTime` (CLOCK_MONOTONIC, ns); while
-    /// `clockRate` is not 0 (the device is running) playback advances at that many frames per second
-    /// from there, but never past `clockCeiling`, the frames handed to the device. Sequentially
-    /// consistent loads and stores keep the fields ordered against the sequence without fences.
-    let clockSequence = Atomic<UInt64>(0)
-    let clockPosition = Atomic<UInt64>(0)
-    let clockTime = Atomic<UInt64>(0)
-    let clockCeiling = Atomic<UInt64>(0)
-    let clockRate = Atomic<UInt64>(0)
+    /// The device clock (render).
+    let clock = PlaybackClock()
     /// Wake the control thread once `playedPosition` reaches this; `.max` = none (control sets, render clears).
     let notifyThreshold = Atomic<UInt64>(.max)
 
-    /// A device for the render thread to adopt: a `PCMDevice` box, `noDeviceBits`, or 0 for none (synth).
-    let installMailbox = Atomic<UInt>(0)
-    /// A device the render thread stopped using, for the synth thread to close; 0 when empty (render).
-    let retiredMailbox = Atomic<UInt>(0)
+    /// A device (or "no device") for the render thread to adopt (synth).
+    let installMailbox = DeviceMailbox()
+    /// A device the render thread stopped using, for the synth thread to close (render).
+    let retiredMailbox = DeviceMailbox()
     /// Counts the devices (or "none") the render thread adopted from `installMailbox`; bumped after
     /// the previous one is in `retiredMailbox` (render).
     let adoptions = Atomic<UInt64>(0)
     /// The device the render thread held when it exited, closed by `shutdown()` (render).
-    let exitMailbox = Atomic<UInt>(0)
-    /// The box of the last device that failed, so the synth thread reopens it (render).
-    let brokenDevice = Atomic<UInt>(0)
+    let exitMailbox = DeviceMailbox()
+    /// The serial of the last device that failed (see ``PCMDevice/serial``), so the synth thread
+    /// reopens it; 0 when none (render).
+    let brokenDevice = Atomic<UInt64>(0)
 
     /// Stops that faded out, and stops that had to cut the sound at once (render).
     let fadedStops = Atomic<Int>(0)

@@ -14,9 +14,6 @@ public struct CommandReader: Sendable {
 
     public init() {}
 
-    /// True while the lines of a block are being collected.
-    public var isInsideBlock: Bool { block != nil }
-
     /// Reads one line (without its LF) and returns what it completed, if anything.
     public mutating func read(_ line: [UInt8]) -> Output? {
         if let kind = block {
@@ -69,7 +66,7 @@ public struct CommandReader: Sendable {
         }
         // The server sends `DEBUG ON <path> ` and `DEBUG OFF ` with a trailing space.
         if line.hasPrefix("DEBUG ON ") {
-            let path = line.dropFirst("DEBUG ON ".count).trimmingSpaces()
+            let path = String(line.dropFirst("DEBUG ON ".count).trimmingSpaces())
             return path.isEmpty ? .unknown(line) : .debugOn(path: path)
         }
         if line == "DEBUG OFF" || line.hasPrefix("DEBUG OFF ") && line.dropFirst(9).trimmingSpaces().isEmpty {
@@ -121,11 +118,4 @@ public struct CommandReader: Sendable {
     }
 }
 
-extension Substring {
-    fileprivate func trimmingSpaces() -> String {
-        var slice = self[...]
-        while slice.first == " " { slice = slice.dropFirst() }
-        while slice.last == " " { slice = slice.dropLast() }
-        return String(slice)
-    }
-}
+

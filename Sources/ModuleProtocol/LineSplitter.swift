@@ -26,9 +26,6 @@ public struct LineSplitter: Sendable {
         self.maximumLineLength = maximumLineLength
     }
 
-    /// Bytes of an unfinished line waiting for their LF.
-    public var bufferedByteCount: Int { pending.count }
-
     /// Appends `bytes` and calls `body` once for every line they complete, in order.
     public mutating func append(_ bytes: some Collection<UInt8>, _ body: (Line) -> Void) {
         var start = bytes.startIndex

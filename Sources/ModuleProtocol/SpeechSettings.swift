@@ -94,7 +94,7 @@ public struct SpeechSettings: Equatable, Sendable {
     private mutating func apply(
         _ value: String, to keyPath: WritableKeyPath<SpeechSettings, Int>, name: String, problems: inout [String]
     ) {
-        guard let number = Int(value.trimmingASCIISpaces()) else {
+        guard let number = Int(value.trimmingSpaces()) else {
             problems.append("\(name)=\(value.debugDescription) is not a number, kept \(self[keyPath: keyPath])")
             return
         }
@@ -106,11 +106,4 @@ public struct SpeechSettings: Equatable, Sendable {
     }
 }
 
-extension String {
-    fileprivate func trimmingASCIISpaces() -> Substring {
-        var slice = self[...]
-        while slice.first == " " { slice = slice.dropFirst() }
-        while slice.last == " " { slice = slice.dropLast() }
-        return slice
-    }
-}
+

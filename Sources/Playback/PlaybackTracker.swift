@@ -83,9 +83,18 @@ public struct PlaybackTracker: Sendable {
     /// accepts. Until such an event is known, playback may not pass the point up to which the
     /// synth thread has reported its events (so nothing after a boundary is heard), nor the end
     /// of the last tracked job.
+    ///
+    /// A boundary at the very start of a job (a word or mark before its first sound) is held one
+    /// sample later: its start must be heard for the job to have started at all, and the
+    /// boundary, which comes after the start, to become due.
     public func pauseLimit(where isBoundary: (SynthesisEvent) -> Bool) -> UInt64 {
         for index in head..<queue.count where isBoundary(queue[index]) {
-            return queue[index].position
+            let boundary = queue[index]
+            let startsThere = queue[head..<index].contains {
+                if case .audioStart(let job, let position) = $0 { return job == boundary.job && position == boundary.position }
+                return false
+            }
+            return startsThere ? boundary.position + 1 : boundary.position
         }
         if let last = jobs.last, let end = last.end { return end }
         return knownProgress

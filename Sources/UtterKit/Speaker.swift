@@ -26,8 +26,10 @@ import Voices
 public final class Speaker: Sendable {
     /// Where a speaker's audio goes.
     public enum Output: Sendable {
-        /// An ALSA device (nil: `default`, which on a desktop is its sound server).
-        case device(String? = nil)
+        /// An ALSA device (nil: `default`, which on a desktop is its sound server). With
+        /// `configuration`, ALSA configuration text, the name is looked up there instead of in the
+        /// system's configuration (as utter.conf's `AudioConfigurationFile` does for the module).
+        case device(String? = nil, configuration: String? = nil)
         /// A sound file, written as fast as the engine goes; `.wav`, `.flac`, `.ogg`, `.aiff`,
         /// `.au` or `.caf` by its name. Every utterance is appended.
         case file(path: String)
@@ -58,12 +60,12 @@ public final class Speaker: Sendable {
         do {
             pipeline = try SpeechPipeline(engine: engine, logger: logger) { wake, sampleRate in
                 switch output {
-                case .device(let name):
+                case .device(let name, let alsaText):
                     let device = name ?? "default"
                     let period = max(32, sampleRate * configuration.periodMilliseconds / 1000)
                     let audio = try AudioOutput(
                         configuration: AudioConfiguration(
-                            deviceName: device, sampleRate: sampleRate, periodFrames: period,
+                            deviceName: device, alsaConfigText: alsaText, sampleRate: sampleRate, periodFrames: period,
                             bufferFrames: period * configuration.bufferPeriods),
                         controlWake: wake)
                     do {
@@ -296,7 +298,7 @@ private final class SpeakerLoop: @unchecked Sendable {
         settings.pitch = Self.scaled(100 * log2(min(max(utterance.pitch, 0.5), 2)))
         settings.volume = Self.scaled(200 * min(max(utterance.volume, 0), 1) - 100)
         lastJob += 1
-        guard var (job, voice, _) = request.factory.job(
+        guard let (made, voice, _) = request.factory.job(
             id: lastJob, kind: .speak, text: utterance.markup, settings: settings)
         else {
             request.continuation.yield(.cancelled)
@@ -304,6 +306,7 @@ private final class SpeakerLoop: @unchecked Sendable {
             inbox.speaking.wrappingSubtract(1, ordering: .relaxed)
             return
         }
+        var job = made
         job.continuing = !entries.isEmpty
         // A clip voice rewrites the text into clips and markup: its words are not the caller's.
         if case .espeak = voice.kind { job.reportsWords = true }

@@ -98,7 +98,8 @@ package final class SpeechPipeline {
         }
     }
 
-    /// Where each event sat and where the device was when it went out: how exact marks are, read off a log.
+    /// Where each event sat (`sample`), where the device was when it went out (`device`), and by how
+    /// many samples that was past its due point (`late`): how exact marks are, read off a log.
     private func logHeard(_ event: SynthesisEvent, played: UInt64) {
         let what: String
         switch event {
@@ -109,8 +110,11 @@ package final class SpeechPipeline {
         }
         let target = tracker.threshold(of: event)
         logger.debug(
-            "message \(event.job): \(what) at sample \(event.position), reported with the device at \(played) (+\(played &- target))"
-        )
+            "\(what) heard",
+            metadata: [
+                "message": "\(event.job)", "sample": "\(event.position)", "device": "\(played)",
+                "late": "\(played &- target)",
+            ])
     }
 
     /// Starts counting the idle time after which the device is closed.
@@ -132,7 +136,8 @@ package final class SpeechPipeline {
         guard health != reportedHealth else { return }
         if health.underruns != reportedHealth.underruns {
             logger.notice(
-                "audio underruns: \(health.underruns) so far (\(health.underruns - reportedHealth.underruns) new)")
+                "audio underruns",
+                metadata: ["total": "\(health.underruns)", "new": "\(health.underruns - reportedHealth.underruns)"])
         }
         if health.fadedStops != reportedHealth.fadedStops { logger.debug("stop faded out over 4 ms") }
         if health.cutStops != reportedHealth.cutStops {

@@ -13,28 +13,28 @@ import Voices
 /// The control thread: reads commands from speech-dispatcher, answers them, drives synthesis and
 /// playback, and is the only writer of stdout.
 public final class ModuleServer {
-    private let configurationPath: String?
-    private let logSink: LogSink
-    private let logger: Logger
-    private let inputFD: Int32
-    private var output: OutputChannel
+    let configurationPath: String?
+    let logSink: LogSink
+    let logger: Logger
+    let inputFD: Int32
+    var output: OutputChannel
     /// SIGTERM and SIGINT, read in the poll loop so a message in progress can end with 703.
-    private let signals: SignalFD?
+    let signals: SignalFD?
 
-    private var splitter = LineSplitter()
-    private var reader = CommandReader()
-    private var settings = SpeechSettings()
-    private var machine = MessageStateMachine()
-    private var configuration = UtterConfiguration()
-    private var serverAudioDevice: String?
-    private var runtime: Runtime?
-    private var lastJob: UInt64 = 0
-    private var isFinished = false
+    var splitter = LineSplitter()
+    var reader = CommandReader()
+    var settings = SpeechSettings()
+    var machine = MessageStateMachine()
+    var configuration = UtterConfiguration()
+    var serverAudioDevice: String?
+    var runtime: Runtime?
+    var lastJob: UInt64 = 0
+    var isFinished = false
 
     /// Where playback of the current message is held while a PAUSE waits for its mark.
-    private var pauseLimit: UInt64?
+    var pauseLimit: UInt64?
 
-    private struct Runtime {
+    struct Runtime {
         var factory: JobFactory
         var pipeline: SpeechPipeline
         /// The pipeline's sink, as the device it is (AUDIO blocks change it).
@@ -56,7 +56,6 @@ public final class ModuleServer {
         self.signals = SignalFD(blocking: [SIGTERM, SIGINT])
     }
 
-    /// Serves until QUIT, stdin EOF or a closed stdout; returns the process exit status.
     /// How long exiting waits for the synth and render threads.
     static let shutdownWait: UInt64 = 500_000_000
 
@@ -64,6 +63,7 @@ public final class ModuleServer {
     /// must then end with `_exit`, since running exit handlers under that thread is unsafe.
     public private(set) var leavesThreadsRunning = false
 
+    /// Serves until QUIT, stdin EOF or a closed stdout; returns the process exit status.
     public func run() -> Int32 {
         var buffer = [UInt8](repeating: 0, count: 1 << 16)
         while !isFinished && output.isOpen {
@@ -114,341 +114,7 @@ public final class ModuleServer {
         return 0
     }
 
-    // MARK: - Commands
-
-    private func handle(_ line: [UInt8]) {
-        guard !isFinished, let result = reader.read(line) else { return }
-        switch result {
-        case .blockStarted(let kind):
-            switch kind {
-            case .audio: send(.receivingAudioSettings)
-            case .logLevel: send(.receivingLogLevel)
-            case .settings: send(.receivingSettings)
-            case .message: send(.receivingMessage)
-            }
-        case .command(let command):
-            handle(command)
-        }
-    }
-
-    private func handle(_ command: Command) {
-        switch command {
-        case .initialize:
-            initialize()
-        case .audio(let block):
-            configureAudio(block)
-        case .logLevel(let block):
-            if let text = block.value(of: "log_level"), let level = Int(text), (0...5).contains(level) {
-                if configuration.logLevel == nil { logSink.setSpeechDispatcherLevel(level) }
-            } else {
-                logger.warning("LOGLEVEL block without a level 0-5: \(block.settings) \(block.malformedLines)")
-            }
-            send(.logLevelSet)
-        case .set(let block):
-            for problem in settings.apply(block) { logger.warning("\(problem)") }
-            send(.settingsReceived)
-        case .message(let kind, let data):
-            speak(kind, data)
-        case .stop:
-            perform(machine.stop())
-        case .pause:
-            perform(machine.pause())
-        case .listVoices(let language, let variant):
-            listVoices(language: language, variant: variant)
-        case .debugOn(let path):
-            switch logSink.openDebugFile(path) {
-            case .success:
-                send(.debuggingOn)
-                logger.info("debug log opened", metadata: ["path": "\(path)"])
-            case .failure(let error):
-                logger.error("cannot open debug log \(path.debugDescription) (\(error))")
-                send(.cannotOpenDebugFile)
-            }
-        case .debugOff:
-            logSink.closeDebugFile()
-            send(.debuggingOff)
-        case .quit:
-            perform(machine.abandon())
-            send(.quitting)
-            isFinished = true
-        case .unknown(let line):
-            logger.error("unknown command \(String(line.prefix(200)).debugDescription)")
-            send(.unknownCommand)
-        }
-    }
-
-    private func initialize() {
-        guard runtime == nil else {
-            logger.warning("INIT received twice; already initialised")
-            send(.initialized(details: ["Utter is already initialised."]))
-            return
-        }
-        loadConfiguration()
-        let engine: EspeakEngine
-        do {
-            engine = try EspeakEngine()
-        } catch {
-            logger.critical("\(error)")
-            send(.initializationFailed(reason: "\(error)"))
-            return
-        }
-        let espeakVoices = engine.voices()
-        let voiceSignature = VoiceLibrary.signature(of: VoiceLibrary.folders(configuration: configuration))
-        let clipVoices = VoiceLibrary.clipVoices(
-            configuration: configuration, espeakVoices: espeakVoices, logger: logSink.logger(label: "utter.voices"))
-        let voices = espeakVoices + clipVoices
-        let catalogue = VoiceCatalogue(voices: voices)
-        let pipeline: SpeechPipeline
-        var audio: AudioOutput?
-        do {
-            pipeline = try SpeechPipeline(engine: engine, logger: logSink.logger(label: "utter.synth")) {
-                wake, sampleRate in
-                let device = try AudioOutput(configuration: audioConfiguration(sampleRate: sampleRate), controlWake: wake)
-                audio = device
-                return device
-            }
-        } catch {
-            logger.critical("\(error)")
-            send(.initializationFailed(reason: "\(error)"))
-            return
-        }
-        if let notice = pipeline.startNotice { logger.notice("\(notice)") }
-        pipeline.idleSeconds = configuration.audioIdleSeconds
-        runtime = Runtime(
-            factory: JobFactory(configuration: configuration, catalogue: catalogue, words: wordBook()),
-            pipeline: pipeline, audio: audio!, espeakVoices: espeakVoices, voiceSignature: voiceSignature)
-        logger.notice(
-            "initialised: \(espeakVoices.count) espeak-ng voices, \(clipVoices.count) clip voices, \(catalogue.listings.count) voice list entries"
-        )
-        send(.initialized(details: ["Utter: \(voices.count) voices ready."]))
-    }
-
-    /// Key name tables from the configured folders, else the standard ones.
-    private func wordBook() -> WordBook {
-        let folders =
-            configuration.keyNamesFolders.isEmpty
-            ? WordBook.standardKeyFolders { name in getenv(name).map { String(cString: $0) } }
-            : configuration.keyNamesFolders
-        return WordBook(
-            keyFolders: folders, symbolsFolder: configuration.symbolsFolder,
-            logger: logSink.logger(label: "utter.words"))
-    }
-
-    private func loadConfiguration() {
-        guard let path = configurationPath else { return }
-        let text: String
-        switch readTextFile(path) {
-        case .success(let read): text = read
-        case .failure(let error) where error.isMissing:
-            logger.info("no configuration at \(path); using the defaults")
-            return
-        case .failure(let error):
-            logger.warning("configuration \(path) cannot be read (\(error)); using the defaults")
-            return
-        }
-        let (parsed, issues) = UtterConfiguration.parse(text)
-        for issue in issues {
-            logger.warning("\(path): \(issue)")
-        }
-        configuration = parsed
-        if let level = parsed.logLevel { logSink.setSpeechDispatcherLevel(level) }
-    }
-
-    private func audioConfiguration(sampleRate: Int) -> AudioConfiguration {
-        let device = configuration.audioDevice ?? serverAudioDevice ?? "default"
-        let periodFrames = max(32, sampleRate * configuration.periodMilliseconds / 1000)
-        var alsaText: String?
-        if let path = configuration.audioConfigurationFile {
-            switch readTextFile(path) {
-            case .success(let text): alsaText = text
-            case .failure(let error): logger.error("AudioConfigurationFile \(path) cannot be read (\(error))")
-            }
-        }
-        return AudioConfiguration(
-            deviceName: device, alsaConfigText: alsaText, sampleRate: sampleRate, periodFrames: periodFrames,
-            bufferFrames: periodFrames * configuration.bufferPeriods)
-    }
-
-    private func configureAudio(_ block: SettingsBlock) {
-        let methods = block.value(of: "audio_output_method")?.split(separator: ",").map {
-            $0.trimmingCharacters(in: " ")
-        }
-        if methods?.first == "server" {
-            // Refusing makes the server send its real audio settings; Utter plays the audio itself.
-            send(.audioRefused(reason: "Utter plays its own audio through ALSA"))
-            return
-        }
-        if let device = block.value(of: "audio_alsa_device"), device != "NULL", !device.isEmpty {
-            serverAudioDevice = device
-        }
-        send(.audioInitialized)
-        if let runtime {
-            let audioConfiguration = audioConfiguration(sampleRate: runtime.audio.configuration.sampleRate)
-            runtime.audio.setDevice(audioConfiguration)
-            runtime.pipeline.synthesizer.prepareAudio()
-            runtime.pipeline.armIdleTimer()
-            logger.info("audio device \(audioConfiguration.deviceName.debugDescription)")
-        }
-    }
-
-    /// Reads the clip voices again if their folders changed since they were read, so a voice
-    /// installed or removed shows in the next voice list (and can be chosen) without a restart.
-    private func refreshVoicesIfChanged() {
-        guard var runtime else { return }
-        let signature = VoiceLibrary.signature(of: VoiceLibrary.folders(configuration: configuration))
-        guard signature != runtime.voiceSignature else { return }
-        let clipVoices = VoiceLibrary.clipVoices(
-            configuration: configuration, espeakVoices: runtime.espeakVoices,
-            logger: logSink.logger(label: "utter.voices"))
-        runtime.factory = JobFactory(
-            configuration: configuration, catalogue: VoiceCatalogue(voices: runtime.espeakVoices + clipVoices),
-            words: runtime.factory.words)
-        runtime.voiceSignature = signature
-        self.runtime = runtime
-        logger.notice(
-            "voice folders changed: \(clipVoices.count) clip voices, \(runtime.factory.catalogue.listings.count) voice list entries"
-        )
-    }
-
-    private func listVoices(language: String?, variant: String?) {
-        refreshVoicesIfChanged()
-        guard let runtime, !runtime.factory.catalogue.listings.isEmpty else {
-            send(.cannotListVoices)
-            return
-        }
-        // Every voice is listed with the variant `none` (voice types choose variants), so a request
-        // for another variant matches nothing; like the reference modules, nothing matching is a 304.
-        let listings = runtime.factory.catalogue.listings(language: language).filter { _ in
-            variant.map { $0.lowercased() == "none" } ?? true
-        }
-        guard !listings.isEmpty else {
-            logger.info("LIST VOICES \(language ?? "") \(variant ?? ""): no voice matches")
-            send(.cannotListVoices)
-            return
-        }
-        send(.voiceList(listings.map { VoiceListEntry(name: $0.name, language: $0.language.description) }))
-    }
-
-    private func speak(_ kind: MessageKind, _ data: MessageData) {
-        if data.hadInvalidUTF8 {
-            logger.warning("\(kind.rawValue) data is not valid UTF-8; invalid bytes are spoken as U+FFFD")
-        }
-        if kind != .speak && data.lineCount > 1 {
-            logger.error("\(kind.rawValue) data has \(data.lineCount) lines; it must have one")
-            send(.dataMoreThanOneLine)
-            return
-        }
-        if data.text.isEmpty {
-            logger.error("\(kind.rawValue) without text")
-            send(.cannotSpeak)
-            return
-        }
-        if runtime == nil { initialize() }
-        if let name = settings.synthesisVoice, runtime?.factory.catalogue.voice(named: name) == nil {
-            refreshVoicesIfChanged()  // perhaps a voice installed since
-        }
-        guard let runtime else {
-            send(.cannotSpeak)
-            return
-        }
-        if let current = machine.currentMessage {
-            // The server never does this; if it does, it believes the old message is over.
-            logger.error("a new message arrived while message \(current) was speaking; dropping the old one silently")
-            runtime.pipeline.halt(through: current)
-            machine = MessageStateMachine()
-        }
-        lastJob += 1
-        guard
-            let (job, voice, reason) = runtime.factory.job(id: lastJob, kind: kind, text: data.text, settings: settings)
-        else {
-            logger.error("no voice to speak with")
-            send(.cannotSpeak)
-            return
-        }
-        if kind == .soundIcon && job.soundFiles.isEmpty {
-            logger.warning("sound icon \(data.text.debugDescription) is not a file name; nothing is played")
-        }
-        logger.debug(
-            "message \(job.id): \(kind.rawValue), \(data.text.utf8.count) bytes, voice \(voice.name.debugDescription) (\(reason))"
-        )
-        resetPlayback()
-        runtime.pipeline.limitPlayback(to: nil)
-        send(.speaking)
-        machine.accept(job.id)
-        runtime.pipeline.submit(job)
-    }
-
-    // MARK: - Playback events
-
-    /// Forgets the events of every message so far (the last one ended).
-    private func resetPlayback() {
-        runtime?.pipeline.finish(through: lastJob)
-        pauseLimit = nil
-    }
-
-    /// Hands the state machine every event whose sample has been heard.
-    private func pumpPlayback() {
-        guard let pipeline = runtime?.pipeline else { return }
-        pipeline.pump(afterReceiving: { if machine.isPausePending { limitPlaybackForPause() } }) { event in
-            let job = event.job
-            guard machine.currentMessage == job else { return }
-            switch event {
-            case .audioStart: perform(machine.audioStarted(job))
-            case .mark(_, let name, _): perform(machine.markReached(name, in: job))
-            case .end: perform(machine.audioFinished(job))
-            case .word, .progress: break
-            }
-        }
-    }
-
-    /// Keeps playback from running past the next `__spd_` mark while a PAUSE is pending.
-    ///
-    /// Until that mark is known, playback may not run past the point up to which the synth thread
-    /// has reported its marks, so the pause lands exactly on the mark and nothing after it is heard.
-    private func limitPlaybackForPause() {
-        guard let pipeline = runtime?.pipeline else { return }
-        let limit = pipeline.tracker.pauseLimit { event in
-            if case .mark(_, let name, _) = event { return name.hasPrefix("__spd_") }
-            return false
-        }
-        guard limit != pauseLimit else { return }
-        pauseLimit = limit
-        pipeline.limitPlayback(to: limit)
-    }
-
-    private func perform(_ actions: [MessageStateMachine.Action]) {
-        for action in actions {
-            switch action {
-            case .send(let event):
-                output.send(event.encoded)
-                if event.isTerminal {
-                    resetPlayback()
-                    runtime?.pipeline.armIdleTimer()
-                }
-            case .haltPlayback(let reason):
-                guard let runtime, let job = machine.currentMessage else { continue }
-                runtime.pipeline.halt(through: job)
-                logger.debug("message \(job): halted for \(reason)")
-                // The terminal event goes out now rather than when the render thread confirms
-                // silence: that thread may be blocked on the device for a period (or for PulseAudio's
-                // first fill, over a second), and the server waits for 703/704 with no timeout while
-                // every client waits for it. It handles the stop before it touches a later message's
-                // samples, so the next message cannot overlap this one.
-                perform(machine.playbackHalted(job))
-            case .pauseRequested:
-                pumpPlayback()
-                limitPlaybackForPause()
-            }
-        }
-    }
-
-    /// Closes the audio device once the module has been idle long enough (see `AudioIdleSeconds`).
-    private func releaseIdleDevice() {
-        guard machine.currentMessage == nil else { return }
-        runtime?.pipeline.releaseIdleDevice()
-    }
-
-    private func send(_ reply: Reply) {
+    func send(_ reply: Reply) {
         output.send(reply.encoded)
     }
 
@@ -475,11 +141,4 @@ public final class ModuleServer {
     }
 }
 
-extension Substring {
-    fileprivate func trimmingCharacters(in set: Character) -> String {
-        var slice = self
-        while slice.first == set { slice = slice.dropFirst() }
-        while slice.last == set { slice = slice.dropLast() }
-        return String(slice)
-    }
-}
+

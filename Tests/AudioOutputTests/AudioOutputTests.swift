@@ -1,6 +1,7 @@
 import AudioOutput
 import AudioSinks
 import System
+import TestSupport
 import Glibc
 import Testing
 
@@ -10,21 +11,12 @@ import Testing
 /// every assertion is in the sample domain. The file plugin only flushes what it holds when the PCM
 /// is dropped or closed, so tests read the file after `shutdown()`.
 final class Capture {
-    let directory: String
+    private let folder = TemporaryFolder(prefix: "utter-audio-test")
     let files: [String]
 
     init(files: Int = 1) {
-        var template = Array("/tmp/utter-audio-test-XXXXXX".utf8CString)
-        let made = template.withUnsafeMutableBufferPointer { mkdtemp($0.baseAddress!) }
-        precondition(made != nil, "mkdtemp failed")
-        let directory = template.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
-        self.directory = directory
-        self.files = (0..<files).map { "\(directory)/out\($0).raw" }
-    }
-
-    deinit {
-        for file in files { unlink(file) }
-        rmdir(directory)
+        let folder = folder
+        self.files = (0..<files).map { folder.file("out\($0).raw") }
     }
 
     /// ALSA configuration text defining `utter_capture<n>` for each file.
@@ -43,19 +35,7 @@ final class Capture {
 
     /// The samples in capture file `index`.
     func samples(_ index: Int = 0) -> [Int16] {
-        let fd = open(files[index], O_RDONLY | O_CLOEXEC)
-        guard fd >= 0 else { return [] }
-        defer { close(fd) }
-        var bytes: [UInt8] = []
-        var chunk = [UInt8](repeating: 0, count: 65536)
-        while true {
-            let count = chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
-            if count <= 0 { break }
-            bytes.append(contentsOf: chunk[0..<count])
-        }
-        return stride(from: 0, to: bytes.count - 1, by: 2).map {
-            Int16(bitPattern: UInt16(bytes[$0]) | UInt16(bytes[$0 + 1]) << 8)
-        }
+        littleEndianSamples(readFile(files[index]) ?? [])
     }
 }
 

@@ -1,4 +1,5 @@
 import Glibc
+import TestSupport
 import Testing
 
 /// A folder of clip voices inside the rig: "Greeter" says "hello" and "good morning" with two
@@ -100,9 +101,9 @@ private let greeterSettings = settingsBlock(synthesisVoice: "Greeter")
     #expect(hello < morning)
     // "Anna." between the clips and "to you." after them are spoken by espeak-ng.
     let between = samples[(hello + clips.clip("hello.wav").count)..<morning]
-    #expect(between.count > 4000 && rms(between) > 500, "\(between.count) samples at \(rms(between)) between the clips")
+    #expect(between.count > 4000 && rootMeanSquare(between) > 500, "\(between.count) samples at \(rootMeanSquare(between)) between the clips")
     let after = samples[(morning + clips.clip("good-morning.wav").count)...]
-    #expect(after.count > 4000 && rms(after) > 500, "\(after.count) samples at \(rms(after)) after the clips")
+    #expect(after.count > 4000 && rootMeanSquare(after) > 500, "\(after.count) samples at \(rootMeanSquare(after)) after the clips")
 }
 
 @Test func `without a fallback only the clips are heard`() throws {
@@ -152,7 +153,7 @@ private let greeterSettings = settingsBlock(synthesisVoice: "Greeter")
     speak(module, "<speak>Goodbye.</speak>", settings: greeterSettings)
     #expect(module.expect("702 END\n") == "701 BEGIN\n702 END\n")
     #expect(module.quit() == 0)
-    #expect(rms(clips.rig.samples()) > 500)
+    #expect(rootMeanSquare(clips.rig.samples()) > 500)
     let log = clips.rig.log
     for expected in [
         "\(folder)/greeter/voice.conf: line 8: clip \"goodbye.wav\" cannot be read (No such file or directory); \"goodbye\" is spoken by the fallback voice",
@@ -192,7 +193,7 @@ private let greeterSettings = settingsBlock(synthesisVoice: "Greeter")
     let halfAt = position(of: half, in: Array(samples[full.count...]))
     #expect(halfAt == 0, "the half that is left plays next")
     let spoken = samples[(full.count + half.count)...]
-    #expect(spoken.count > 4000 && rms(spoken) > 500, "the fallback says hello: \(spoken.count) samples")
+    #expect(spoken.count > 4000 && rootMeanSquare(spoken) > 500, "the fallback says hello: \(spoken.count) samples")
     let log = clips.rig.log
     #expect(
         log.contains(
@@ -215,7 +216,7 @@ private let greeterSettings = settingsBlock(synthesisVoice: "Greeter")
     #expect(module.quit() == 0)
     let samples = clips.rig.samples()
     let hello = clips.clip("hello.wav").count
-    #expect(samples.count > hello + 8000 && rms(samples[hello...]) > 500)
+    #expect(samples.count > hello + 8000 && rootMeanSquare(samples[hello...]) > 500)
     #expect(clips.rig.log.contains("audio \"\(clips.greeter)/good-morning.wav\" not played"), "\(clips.rig.log)")
 }
 
@@ -260,7 +261,7 @@ private let greeterSettings = settingsBlock(synthesisVoice: "Greeter")
         morningAt + clips.clip("good-morning.wav").count == samples.count,
         "the clip is heard last, once the folder is open again")
     let spoken = samples[clips.clip("hello.wav").count..<morningAt]
-    #expect(spoken.count > 4000 && rms(spoken) > 500, "the fallback says good morning: \(spoken.count) samples")
+    #expect(spoken.count > 4000 && rootMeanSquare(spoken) > 500, "the fallback says good morning: \(spoken.count) samples")
     let log = clips.rig.log
     for expected in [
         "\(folder)/greeter/voice.conf: line 8: clip \"goodbye.wav\" cannot be read (Permission denied); \"goodbye\" is spoken by the fallback voice",

@@ -1,4 +1,5 @@
 import Glibc
+import TestSupport
 import Testing
 
 @Test func `SIGTERM while speaking ends the message with 703 and exits cleanly`() throws {
@@ -33,7 +34,7 @@ import Testing
 @Test func `a configuration file of garbage is reported and the defaults serve`() throws {
     let rig = CaptureRig()
     var bytes: [UInt8] = []
-    var random = XorShift(seed: 0xBAD)
+    var random = SeededGenerator(seed: 0xBAD)
     for _ in 0..<4096 { bytes.append(UInt8(truncatingIfNeeded: random.next())) }
     let path = rig.folder + "/garbage.conf"
     let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
@@ -72,7 +73,7 @@ func `a configuration file that cannot be read is reported at once and the defau
     speak(module, "<speak>Defaults still work.</speak>")
     #expect(module.expect("702 END\n") == "701 BEGIN\n702 END\n")
     #expect(module.quit() == 0)
-    #expect(rms(rig.samples()) > 500)
+    #expect(rootMeanSquare(rig.samples()) > 500)
     let log = rig.log
     #expect(log.contains("configuration \(path) cannot be read (\(reason)); using the defaults"), "\(log)")
 }
@@ -87,7 +88,7 @@ func `a configuration file that cannot be read is reported at once and the defau
     speak(module, "<speak>Still heard.</speak>")
     #expect(module.expect("702 END\n") == "701 BEGIN\n702 END\n")
     #expect(module.quit() == 0)
-    #expect(rms(rig.samples()) > 500)
+    #expect(rootMeanSquare(rig.samples()) > 500)
     #expect(rig.log.contains("AudioConfigurationFile \(fifo) cannot be read (not a regular file)"), "\(rig.log)")
 }
 
@@ -126,5 +127,5 @@ func `a configuration file that cannot be read is reported at once and the defau
     // cache would have played more), then the other half second.
     let samples = rig.samples()
     #expect(abs(samples.count - 22050 * 2) < 1000, "\(samples.count) samples, expected 44100")
-    #expect(rms(samples.prefix(22050 * 2 - 400)) > 5000, "all three tones were played")
+    #expect(rootMeanSquare(samples.prefix(22050 * 2 - 400)) > 5000, "all three tones were played")
 }

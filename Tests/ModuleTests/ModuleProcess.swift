@@ -1,18 +1,16 @@
-import System
 import Glibc
+import System
+import TestSupport
 import Testing
 
 /// A scratch folder with an ALSA `file` device that captures everything the module plays.
 struct CaptureRig: ~Copyable {
-    let folder: String
+    private let temporary = TemporaryFolder(prefix: "utter-module-test")
+    var folder: String { temporary.path }
     var capturePath: String { folder + "/out.raw" }
     var logPath: String { folder + "/module.log" }
 
     init() {
-        var template = Array("/tmp/utter-module-test-XXXXXX".utf8CString)
-        let created = template.withUnsafeMutableBufferPointer { mkdtemp($0.baseAddress!) }
-        precondition(created != nil, "mkdtemp failed")
-        folder = String(decoding: template.dropLast().map { UInt8(bitPattern: $0) }, as: UTF8.self)
         // testing.md §1: a `file` PCM over `null`, with an explicit buffer set by the module.
         writeFile(
             folder + "/.asoundrc",
@@ -30,25 +28,8 @@ struct CaptureRig: ~Copyable {
     func samples() -> [Int16] {
         littleEndianSamples(readFile(capturePath) ?? [])
     }
-
-    deinit {
-        _ = system("rm -rf '\(folder)'")
-    }
 }
 
-/// 16-bit little-endian samples from `bytes`, starting at byte `start` (past a WAV header, say).
-func littleEndianSamples(_ bytes: [UInt8], from start: Int = 0) -> [Int16] {
-    stride(from: start, to: bytes.count - 1, by: 2).map {
-        Int16(bitPattern: UInt16(bytes[$0]) | UInt16(bytes[$0 + 1]) << 8)
-    }
-}
-
-/// Root-mean-square level of `samples`.
-func rms(_ samples: some Collection<Int16>) -> Double {
-    guard !samples.isEmpty else { return 0 }
-    let sum = samples.reduce(0.0) { $0 + Double($1) * Double($1) }
-    return (sum / Double(samples.count)).squareRoot()
-}
 
 /// sd_utter, started on pipes as speech-dispatcher starts it.
 final class ModuleProcess {
@@ -236,26 +217,7 @@ func monotonicSeconds() -> Double {
     return Double(time.tv_sec) + Double(time.tv_nsec) / 1e9
 }
 
-func writeFile(_ path: String, _ text: String) {
-    let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
-    precondition(fd >= 0, "cannot write \(path)")
-    var text = text
-    text.withUTF8 { _ = write(fd, $0.baseAddress, $0.count) }
-    close(fd)
-}
 
-func readFile(_ path: String) -> [UInt8]? {
-    let fd = open(path, O_RDONLY | O_CLOEXEC)
-    guard fd >= 0 else { return nil }
-    defer { close(fd) }
-    var bytes: [UInt8] = []
-    var buffer = [UInt8](repeating: 0, count: 65536)
-    while true {
-        let count = buffer.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
-        guard count > 0 else { return bytes }
-        bytes += buffer[0..<count]
-    }
-}
 
 private func withCStrings<R>(_ strings: [String], _ body: ([UnsafeMutablePointer<CChar>?]) -> R) -> R {
     let pointers = strings.map { strdup($0) } + [nil]

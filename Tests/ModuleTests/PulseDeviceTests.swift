@@ -1,4 +1,5 @@
 import Glibc
+import TestSupport
 import Testing
 
 /// A private PulseAudio with a real-time null sink (testing.md §2), started and ended by PID.

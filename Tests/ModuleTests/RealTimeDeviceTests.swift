@@ -1,4 +1,5 @@
 import Glibc
+import TestSupport
 import Testing
 
 // Real-time tests (testing.md §2): sd_utter plays through the ALSA PulseAudio plugin into a private
@@ -54,6 +55,11 @@ final class MonitorRecording {
             usleep(20_000)
         }
         return false
+    }
+
+    /// The samples recorded so far; the recording goes on.
+    func samplesSoFar() -> [Int16] {
+        littleEndianSamples(readFile(path) ?? [])
     }
 
     /// Ends the recording and returns the samples heard.

@@ -88,7 +88,7 @@ struct InProcessEngineTests {
         #expect(start == 0)
         let samples = speech.finish()
         #expect(UInt64(samples.count) == end, "captured samples = ring positions")
-        #expect(rms(samples) > 500)
+        #expect(rootMeanSquare(samples) > 500)
     }
 
     @Test func `a mark after a full stop sits exactly where the next sentence starts`() throws {
@@ -113,7 +113,7 @@ struct InProcessEngineTests {
         #expect(UInt64(samples.count) == end)
         guard mark >= 200, Int(mark) + 200 <= samples.count else { return }
         let around = samples[Int(mark) - 200..<Int(mark) + 200]
-        #expect(rms(around) < 300, "the mark is in the pause: rms \(rms(around))")
+        #expect(rootMeanSquare(around) < 300, "the mark is in the pause: rms \(rootMeanSquare(around))")
     }
 
     @Test func `word marks are reported once, in order, at rising sample positions`() throws {

@@ -1,4 +1,5 @@
 import Glibc
+import TestSupport
 import Testing
 
 // What a screen reader sends, heard through the real module, espeak-ng and the ALSA file device:
@@ -10,7 +11,7 @@ struct Rendered {
     var events: String
     var log: String
     var seconds: Double { Double(samples.count) / 22050 }
-    var level: Double { rms(samples) }
+    var level: Double { rootMeanSquare(samples) }
 }
 
 func screenReaderSettings(
@@ -27,7 +28,7 @@ func longestSilence(_ samples: [Int16]) -> Double {
     var longest = 0
     var current = 0
     for start in stride(from: 0, to: samples.count - 220, by: 220) {
-        current = rms(samples[start..<(start + 220)]) < 100 ? current + 1 : 0
+        current = rootMeanSquare(samples[start..<(start + 220)]) < 100 ? current + 1 : 0
         longest = max(longest, current)
     }
     return Double(longest) * 0.01
@@ -40,7 +41,7 @@ func fundamentalFrequency(_ samples: [Int16]) -> Double {
     let signal = samples.map(Double.init)
     for start in stride(from: 0, to: signal.count - frame - 400, by: frame) {
         let window = signal[start..<(start + frame)]
-        guard rms(samples[start..<(start + frame)]) > 1000 else { continue }
+        guard rootMeanSquare(samples[start..<(start + frame)]) > 1000 else { continue }
         var best = (lag: 0, score: 0.0)
         for lag in 55...367 {
             var sum = 0.0

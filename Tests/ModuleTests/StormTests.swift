@@ -1,19 +1,13 @@
 import Glibc
+import TestSupport
 import Testing
-
-/// VmRSS of `pid` in KiB.
-func residentKiB(_ pid: pid_t) -> Int {
-    let status = String(decoding: readFile("/proc/\(pid)/status") ?? [], as: UTF8.self)
-    let line = status.split(separator: "\n").first { $0.hasPrefix("VmRSS:") } ?? ""
-    return Int(line.split(separator: " ").dropFirst().first ?? "") ?? 0
-}
 
 /// Thousands of random messages, each interrupted (or not) in a random way, as a busy desktop
 /// would send them: every accepted message gets exactly one terminal event and nothing after it.
 @Test func `a storm of random SPEAK, STOP, PAUSE and LIST VOICES keeps every event rule`() throws {
     let rig = CaptureRig()
     let module = try startModule(rig, device: "utter_no_such_device")
-    var random = XorShift(seed: 0x5707)
+    var random = SeededGenerator(seed: 0x5707)
     let texts = [
         "<speak>Short.</speak>", fourSentences, "<speak><mark name=\"a\"/>One <mark name=\"b\"/>two.</speak>",
         "<speak>Hello world.<mark name=\"__spd_0\"/> Again.<mark name=\"__spd_1\"/> End.</speak>",
@@ -22,7 +16,7 @@ func residentKiB(_ pid: pid_t) -> Int {
     var baseline = 0
     var counts: [String: Int] = [:]
     for round in 0..<10_000 {
-        if round == 1000 { baseline = residentKiB(module.pid) }
+        if round == 1000 { baseline = residentKilobytes(module.pid) }
         module.send(settingsBlock())
         guard module.expect("203 OK SETTINGS RECEIVED\n") == "203 OK RECEIVING SETTINGS\n203 OK SETTINGS RECEIVED\n"
         else {
@@ -74,7 +68,7 @@ func residentKiB(_ pid: pid_t) -> Int {
     module.send("QUIT\n")
     #expect(
         module.expect("210 OK QUIT\n") == "210 OK QUIT\n", "nothing may come between the last event and QUIT's reply")
-    let end = residentKiB(module.pid)
+    let end = residentKilobytes(module.pid)
     let growth = end - baseline
     print(
         "module storm: \(counts.values.reduce(0, +)) messages, \(counts.sorted { $0.key < $1.key }.map { "\($0.key) ×\($0.value)" }.joined(separator: ", ")); RSS \(baseline) kB at message 1,000 → \(end) kB"
@@ -85,14 +79,3 @@ func residentKiB(_ pid: pid_t) -> Int {
     #expect((counts["703 STOP"] ?? 0) > 100 && (counts["702 END"] ?? 0) > 100, "\(counts)")
 }
 
-/// A seeded xorshift generator: the storm is the same on every run.
-struct XorShift {
-    private var state: UInt64
-    init(seed: UInt64) { state = seed | 1 }
-    mutating func next() -> UInt64 {
-        state ^= state << 13
-        state ^= state >> 7
-        state ^= state << 17
-        return state
-    }
-}

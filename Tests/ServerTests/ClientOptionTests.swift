@@ -12,6 +12,7 @@
 // tables (and the rig's speechd.conf has no SymbolsPreproc): CHAR `space` stays a CHAR and the
 // client's punctuation_mode reaches the module unchanged, with the text untouched.
 import Foundation
+import TestSupport
 import Testing
 
 @Suite("spd-say options through speech-dispatcher and sd_utter")
@@ -38,7 +39,7 @@ struct ClientOptionTests {
         var events: [String] = []
 
         var seconds: Double { Double(samples.count) / Double(Audio.rate) }
-        var level: Double { Audio.rms(samples) }
+        var level: Double { rootMeanSquare(samples) }
         /// Seconds of 10 ms windows that are not silent.
         var voiced: Double { Double(Stretch.windows(samples).filter { !$0 }.count) * Stretch.window }
         var message: Sent? { sent.count == 1 ? sent[0] : nil }
@@ -175,7 +176,7 @@ extension ClientOptionTests {
         /// For each whole 10 ms window: whether it is silent.
         static func windows(_ samples: [Int16]) -> [Bool] {
             stride(from: 0, to: samples.count - windowSamples + 1, by: windowSamples).map {
-                Audio.rms(Array(samples[$0..<($0 + windowSamples)])) < silence
+                rootMeanSquare(Array(samples[$0..<($0 + windowSamples)])) < silence
             }
         }
 

@@ -2,6 +2,7 @@
 // module is sd_utter (testing.md §4). Clients/orca_stack.py starts the whole stack inside its own
 // PID namespace and acts as the user; this test judges what reached the module and what it played.
 import Foundation
+import TestSupport
 import Testing
 
 #if canImport(Glibc)
@@ -77,7 +78,7 @@ struct OrcaTests {
         let audio = (try? Data(contentsOf: URL(fileURLWithPath: folder + "/capture.raw"))) ?? Data()
         let samples = audio.withUnsafeBytes { Array($0.bindMemory(to: Int16.self)) }
         #expect(samples.count > 10 * Audio.rate, "only \(Audio.seconds(samples.count)) of speech played")
-        #expect(Audio.rms(samples) > 300, "the played audio is silent")
+        #expect(rootMeanSquare(samples) > 300, "the played audio is silent")
         if errors.isEmpty { _ = try? FileManager.default.removeItem(atPath: folder) }
     }
 

@@ -529,13 +529,6 @@ struct Session {
 enum Audio {
     static let rate = 22050
 
-    static func rms(_ s: [Int16]) -> Double {
-        guard !s.isEmpty else { return 0 }
-        var sum = 0.0
-        for v in s { sum += Double(v) * Double(v) }
-        return (sum / Double(s.count)).squareRoot()
-    }
-
     static func seconds(_ count: Int) -> String {
         String(format: "%.3f s", Double(count) / Double(rate))
     }

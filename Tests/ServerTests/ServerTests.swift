@@ -2,6 +2,7 @@
 // python3-speechd) talk to the server, and the module's audio is captured from ALSA.
 // No timing asserts: every wait has a deadline only so that a hang fails instead of blocking.
 import Foundation
+import TestSupport
 import Testing
 
 @Suite("speech-dispatcher with sd_utter")
@@ -17,7 +18,7 @@ struct ServerTests {
             rig.check(said.succeeded, "spd-say -w failed: \(said)")
             await rig.shutdown()
             let samples = try await rig.capturedSamples()
-            let rms = Audio.rms(samples)
+            let rms = rootMeanSquare(samples)
             rig.check(
                 samples.count >= Audio.rate / 2,
                 "captured only \(samples.count) samples (\(Audio.seconds(samples.count))), want ≥ 0.5 s")
@@ -112,7 +113,7 @@ struct ServerTests {
             rig.check(
                 samples.count < 30 * Audio.rate,
                 "\(Audio.seconds(samples.count)) captured: the cancelled message kept playing")
-            rig.check(Audio.rms(samples) > 300, "captured audio is silent")
+            rig.check(rootMeanSquare(samples) > 300, "captured audio is silent")
         }
     }
 

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 #if canImport(Glibc)
@@ -75,10 +76,3 @@ extension ServerRig {
     }
 }
 
-/// VmRSS of `pid` in kB (0 when unreadable).
-func residentKilobytes(_ pid: pid_t) -> Int {
-    guard let status = try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8),
-        let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmRSS:") })
-    else { return 0 }
-    return Int(line.split(separator: " ").dropFirst().first ?? "") ?? 0
-}

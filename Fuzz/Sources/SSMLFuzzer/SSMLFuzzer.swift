@@ -1,6 +1,8 @@
 import SSML
 
-/// Reads arbitrary text as SSML and checks that every mark survives segmentation, once, in order.
+/// Reads arbitrary text as SSML and checks that every mark survives segmentation, once, in order,
+/// and that each segment's text runs read back, in its markup, as the text content they name
+/// (what word positions are mapped through).
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> Int32 {
     let text = String(decoding: UnsafeBufferPointer(start: data, count: size), as: UTF8.self)
@@ -9,6 +11,8 @@ public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> Int32 {
     for case .startTag(let name, let attributes, _) in tokens where name.lowercased() == "mark" {
         if let markName = attributes.first(where: { $0.name == "name" })?.value { marks.append(markName) }
     }
+    var content: [Unicode.Scalar] = []
+    for case .text(let piece) in tokens { content += piece.unicodeScalars }
     let options: [Segmenter] = [
         Segmenter(), Segmenter(spellsText: true), Segmenter(spellsText: true, capitals: .spell),
         Segmenter(spellsText: true, capitals: .icon("capital"), engineVoiceNames: ["german": "gmw/de"]),
@@ -28,6 +32,17 @@ public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> Int32 {
             precondition(
                 inline == segment.inlineMarks.indices.map(SpeechSegment.inlineMarkName),
                 "engine markup \(markup) has marks \(inline)")
+            let scalars = Array(markup.unicodeScalars)
+            for run in segment.textRuns {
+                precondition(run.markupOffset + run.markupLength <= scalars.count, "run \(run) past \(markup)")
+                let escaped = String(String.UnicodeScalarView(scalars[run.markupOffset..<run.markupOffset + run.markupLength]))
+                var decoded: [Unicode.Scalar] = []
+                for case .text(let piece) in SSMLReader.tokens(of: escaped) { decoded += piece.unicodeScalars }
+                precondition(
+                    run.textOffset + decoded.count <= content.count
+                        && Array(content[run.textOffset..<run.textOffset + decoded.count]) == decoded,
+                    "run \(run) of \(markup) is not the text at \(run.textOffset)")
+            }
         }
     }
     return 0

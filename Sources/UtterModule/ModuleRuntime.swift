@@ -1,0 +1,150 @@
+// What INIT and AUDIO set up: the configuration, the voices, the engine and the audio device.
+import AudioOutput
+import Configuration
+import Glibc
+import Logging
+import ModuleProtocol
+import Playback
+import RegularFiles
+import Speech
+import System
+import UtterKit
+import Voices
+
+extension ModuleServer {
+    func initialize() {
+        guard runtime == nil else {
+            logger.warning("INIT received twice; already initialised")
+            send(.initialized(details: ["Utter is already initialised."]))
+            return
+        }
+        loadConfiguration()
+        let engine: EspeakEngine
+        do {
+            engine = try EspeakEngine()
+        } catch {
+            logger.critical("\(error)")
+            send(.initializationFailed(reason: "\(error)"))
+            return
+        }
+        let espeakVoices = engine.voices()
+        let voiceSignature = VoiceLibrary.signature(of: VoiceLibrary.folders(configuration: configuration))
+        let clipVoices = VoiceLibrary.clipVoices(
+            configuration: configuration, espeakVoices: espeakVoices, logger: logSink.logger(label: "utter.voices"))
+        let voices = espeakVoices + clipVoices
+        let catalogue = VoiceCatalogue(voices: voices)
+        let pipeline: SpeechPipeline
+        var audio: AudioOutput?
+        do {
+            pipeline = try SpeechPipeline(engine: engine, logger: logSink.logger(label: "utter.synth")) {
+                wake, sampleRate in
+                let device = try AudioOutput(configuration: audioConfiguration(sampleRate: sampleRate), controlWake: wake)
+                audio = device
+                return device
+            }
+        } catch {
+            logger.critical("\(error)")
+            send(.initializationFailed(reason: "\(error)"))
+            return
+        }
+        if let notice = pipeline.startNotice { logger.notice("\(notice)") }
+        pipeline.idleSeconds = configuration.audioIdleSeconds
+        runtime = Runtime(
+            factory: JobFactory(configuration: configuration, catalogue: catalogue, words: wordBook()),
+            pipeline: pipeline, audio: audio!, espeakVoices: espeakVoices, voiceSignature: voiceSignature)
+        logger.notice(
+            "initialised",
+            metadata: [
+                "espeak-ng voices": "\(espeakVoices.count)", "clip voices": "\(clipVoices.count)",
+                "voice list entries": "\(catalogue.listings.count)",
+            ])
+        send(.initialized(details: ["Utter: \(voices.count) voices ready."]))
+    }
+
+    /// Key name tables from the configured folders, else the standard ones.
+    func wordBook() -> WordBook {
+        let folders =
+            configuration.keyNamesFolders.isEmpty
+            ? WordBook.standardKeyFolders { name in getenv(name).map { String(cString: $0) } }
+            : configuration.keyNamesFolders
+        return WordBook(
+            keyFolders: folders, symbolsFolder: configuration.symbolsFolder,
+            logger: logSink.logger(label: "utter.words"))
+    }
+
+    func loadConfiguration() {
+        guard let path = configurationPath else { return }
+        let text: String
+        switch readTextFile(path) {
+        case .success(let read): text = read
+        case .failure(let error) where error.isMissing:
+            logger.info("no configuration at \(path); using the defaults")
+            return
+        case .failure(let error):
+            logger.warning("configuration \(path) cannot be read (\(error)); using the defaults")
+            return
+        }
+        let (parsed, issues) = UtterConfiguration.parse(text)
+        for issue in issues {
+            logger.warning("\(path): \(issue)")
+        }
+        configuration = parsed
+        if let level = parsed.logLevel { logSink.setSpeechDispatcherLevel(level) }
+    }
+
+    func audioConfiguration(sampleRate: Int) -> AudioConfiguration {
+        let device = configuration.audioDevice ?? serverAudioDevice ?? "default"
+        let periodFrames = max(32, sampleRate * configuration.periodMilliseconds / 1000)
+        var alsaText: String?
+        if let path = configuration.audioConfigurationFile {
+            switch readTextFile(path) {
+            case .success(let text): alsaText = text
+            case .failure(let error): logger.error("AudioConfigurationFile \(path) cannot be read (\(error))")
+            }
+        }
+        return AudioConfiguration(
+            deviceName: device, alsaConfigText: alsaText, sampleRate: sampleRate, periodFrames: periodFrames,
+            bufferFrames: periodFrames * configuration.bufferPeriods)
+    }
+
+    func configureAudio(_ block: SettingsBlock) {
+        let methods = block.value(of: "audio_output_method")?.split(separator: ",").map {
+            $0.trimmingSpaces()
+        }
+        if methods?.first == "server" {
+            // Refusing makes the server send its real audio settings; Utter plays the audio itself.
+            send(.audioRefused(reason: "Utter plays its own audio through ALSA"))
+            return
+        }
+        if let device = block.value(of: "audio_alsa_device"), device != "NULL", !device.isEmpty {
+            serverAudioDevice = device
+        }
+        send(.audioInitialized)
+        if let runtime {
+            let audioConfiguration = audioConfiguration(sampleRate: runtime.audio.configuration.sampleRate)
+            runtime.audio.setDevice(audioConfiguration)
+            runtime.pipeline.synthesizer.prepareAudio()
+            runtime.pipeline.armIdleTimer()
+            logger.info("audio device set", metadata: ["device": "\(audioConfiguration.deviceName.debugDescription)"])
+        }
+    }
+
+    /// Reads the clip voices again if their folders changed since they were read, so a voice
+    /// installed or removed shows in the next voice list (and can be chosen) without a restart.
+    func refreshVoicesIfChanged() {
+        guard var runtime else { return }
+        let signature = VoiceLibrary.signature(of: VoiceLibrary.folders(configuration: configuration))
+        guard signature != runtime.voiceSignature else { return }
+        let clipVoices = VoiceLibrary.clipVoices(
+            configuration: configuration, espeakVoices: runtime.espeakVoices,
+            logger: logSink.logger(label: "utter.voices"))
+        runtime.factory = JobFactory(
+            configuration: configuration, catalogue: VoiceCatalogue(voices: runtime.espeakVoices + clipVoices),
+            words: runtime.factory.words)
+        runtime.voiceSignature = signature
+        self.runtime = runtime
+        logger.notice(
+            "voice folders changed: \(clipVoices.count) clip voices, \(runtime.factory.catalogue.listings.count) voice list entries"
+        )
+    }
+}
