@@ -21,6 +21,7 @@ let package = Package(
     dependencies: [
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+        .package(url: "https://github.com/apple/swift-numerics", from: "1.1.1"),
     ],
     targets: [
         // C libraries, found through pkg-config (Debian: libespeak-ng-dev, libasound2-dev).
@@ -44,7 +45,9 @@ let package = Package(
 
         // Pure layers: no I/O, no C, no Foundation.
         .target(name: "ModuleProtocol", swiftSettings: upcoming),
-        .target(name: "SSML", swiftSettings: upcoming),
+        .target(
+            name: "SSML", dependencies: [.product(name: "RealModule", package: "swift-numerics")],
+            swiftSettings: upcoming),
         .target(name: "Configuration", dependencies: ["ModuleProtocol"], swiftSettings: upcoming),
         .target(name: "Voices", swiftSettings: upcoming),
         .target(name: "Playback", dependencies: ["SSML"], swiftSettings: upcoming),
@@ -59,7 +62,7 @@ let package = Package(
         .target(
             name: "Speech",
             dependencies: [
-                "CEspeakNG", "AudioSinks", "Playback", "System", "SoundFiles", "SSML", "Voices",
+                "CEspeakNG", "AudioSinks", "Playback", "System", "SoundFiles", "RegularFiles", "SSML", "Voices",
                 .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: upcoming),
@@ -99,8 +102,9 @@ let package = Package(
             swiftSettings: upcoming),
 
         // What the tests share: temporary folders, sound files, processes, seeded randomness.
+        .target(name: "CTestShims", path: "Tests/CTestShims"),
         .target(
-            name: "TestSupport", dependencies: ["CSndFile", "System"], path: "Tests/TestSupport",
+            name: "TestSupport", dependencies: ["CSndFile", "CTestShims", "System"], path: "Tests/TestSupport",
             swiftSettings: upcoming),
 
         .testTarget(name: "ModuleProtocolTests", dependencies: ["ModuleProtocol"], swiftSettings: upcoming),

@@ -17,10 +17,6 @@ int CUtterShims_pollNanoseconds(struct pollfd *fds, unsigned long count, int64_t
     return ppoll(fds, count, &wait, NULL);
 }
 
-int CUtterShims_pipeCloseOnExec(int fds[2]) {
-    return pipe2(fds, O_CLOEXEC);
-}
-
 int CUtterShims_joinUntil(pthread_t thread, uint64_t deadline) {
     // pthread_timedjoin_np, not pthread_clockjoin_np (which takes the monotonic clock): only the
     // former is intercepted by ThreadSanitizer, which takes a thread joined by the latter for a

@@ -71,3 +71,24 @@ public func readTextFile(_ path: String, limit: Int = 4 << 20) -> Result<String,
         guard bytes.count <= limit else { return .failure(.tooLarge(limit: limit)) }
     }
 }
+
+/// What tells one version of a file from the next: its size and modification time.
+public struct FileStamp: Equatable, Sendable {
+    public var size: Int
+    public var modifiedSeconds: Int
+    public var modifiedNanoseconds: Int
+}
+
+/// The stamp of whatever is at `path` (following links), or nil when nothing is there.
+public func fileStamp(_ path: String) -> FileStamp? {
+    var status = stat()
+    guard stat(path, &status) == 0 else { return nil }
+    return FileStamp(
+        size: Int(status.st_size), modifiedSeconds: Int(status.st_mtim.tv_sec),
+        modifiedNanoseconds: Int(status.st_mtim.tv_nsec))
+}
+
+/// Whether the calling process may read `path` (a missing file may not).
+public func isReadable(_ path: String) -> Bool {
+    access(path, R_OK) == 0
+}

@@ -1,8 +1,4 @@
-#if canImport(Glibc)
-    import Glibc  // pow, for decibels
-#elseif canImport(Musl)
-    import Musl
-#endif
+import RealModule  // pow, for decibels
 
 /// Cuts an SSML message into `SpeechSegment`s for the engine.
 public struct Segmenter: Sendable {
@@ -68,7 +64,7 @@ public struct Segmenter: Sendable {
         guard value.lowercased().hasSuffix("db"), let decibels = Double(value.dropLast(2)), decibels.isFinite else {
             return nil
         }
-        let percent = 100 * pow(10, min(max(decibels, -96), 40) / 20)
+        let percent = 100 * Double.pow(10, min(max(decibels, -96), 40) / 20)
         return "\(Int(percent.rounded()))%"
     }
 }

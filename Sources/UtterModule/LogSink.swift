@@ -2,6 +2,7 @@ import Glibc
 public import Logging
 import RegularFiles
 import Synchronization
+import System
 
 /// Where the module's log lines go: stderr (which speech-dispatcher sends to `utter.log`) and,
 /// after `DEBUG ON`, a debug file too. Shared by every thread; the level is one atomic, so
@@ -67,15 +68,8 @@ public final class LogSink: Sendable {
     }
 
     private func writeAll(_ fd: Int32, _ bytes: inout [UInt8]) {
-        bytes.withUnsafeBytes { buffer in
-            var offset = 0
-            while offset < buffer.count {
-                let written = write(fd, buffer.baseAddress! + offset, buffer.count - offset)
-                if written < 0 && errno == EINTR { continue }
-                guard written > 0 else { return }  // a lost log line must never stop the module
-                offset += written
-            }
-        }
+        // A lost log line must never stop the module: a failed write is not retried.
+        _ = bytes.withUnsafeBytes { BorrowedDescriptor(fd).writeAll($0) }
     }
 
     private static func code(_ level: Logger.Level) -> UInt8 {

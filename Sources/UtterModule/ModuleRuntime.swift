@@ -65,7 +65,7 @@ extension ModuleServer {
     func wordBook() -> WordBook {
         let folders =
             configuration.keyNamesFolders.isEmpty
-            ? WordBook.standardKeyFolders { name in getenv(name).map { String(cString: $0) } }
+            ? WordBook.standardKeyFolders(environment: Environment.value)
             : configuration.keyNamesFolders
         return WordBook(
             keyFolders: folders, symbolsFolder: configuration.symbolsFolder,

@@ -88,8 +88,13 @@ public final class ModuleServer {
                 break
             }
             if ready[0] {
-                let count = buffer.withUnsafeMutableBytes { read(inputFD, $0.baseAddress, $0.count) }
-                if count == 0 || (count < 0 && errno != EINTR && errno != EAGAIN) {
+                let result = buffer.withUnsafeMutableBytes { BorrowedDescriptor(inputFD).read(into: $0) }
+                let count: Int
+                switch result {
+                case .success(let read): count = read
+                case .failure(let error): count = error.code == EINTR || error.code == EAGAIN ? -1 : 0
+                }
+                if count == 0 {
                     logger.info("stdin closed: speech-dispatcher is gone; exiting")
                     _ = machine.abandon()
                     break

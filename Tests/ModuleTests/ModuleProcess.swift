@@ -51,12 +51,11 @@ final class ModuleProcess {
         // would keep a closed stdout readable and a closed stdin writable.
         let toModule: [Int32]
         let fromModule: [Int32]
-        do {
-            let (toRead, toWrite) = try Pipe.closeOnExec()
-            let (fromRead, fromWrite) = try Pipe.closeOnExec()
-            toModule = [toRead, toWrite]
-            fromModule = [fromRead, fromWrite]
-        } catch {
+        switch (Pipe.closeOnExec(), Pipe.closeOnExec()) {
+        case (.success(let to), .success(let from)):
+            toModule = [to.read, to.write]
+            fromModule = [from.read, from.write]
+        case (.failure(let error), _), (_, .failure(let error)):
             throw SpawnError(what: "pipe", code: error.code)
         }
         var actions = posix_spawn_file_actions_t()

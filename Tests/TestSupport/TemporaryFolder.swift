@@ -8,7 +8,7 @@ public final class TemporaryFolder {
         var template = Array("/tmp/\(prefix)-XXXXXX".utf8CString)
         let made = template.withUnsafeMutableBufferPointer { mkdtemp($0.baseAddress!) }
         precondition(made != nil, "mkdtemp failed: \(errno)")
-        path = String(cString: template)
+        path = String(decoding: template.dropLast().map { UInt8(bitPattern: $0) }, as: UTF8.self)
     }
 
     /// The path of `name` inside the folder.

@@ -28,9 +28,6 @@ int CUtterShims_pollNanoseconds(struct pollfd *fds, unsigned long count, int64_t
 
 /// Names the calling thread (at most 15 bytes) for top, ps -L and gdb; returns 0 or an errno.
 int CUtterShims_nameCurrentThread(const char *name);
-/// pipe() with both ends close-on-exec, atomically (pipe2 needs _GNU_SOURCE): a child spawned
-/// by another thread meanwhile cannot inherit either end. 0, or -1 with errno set.
-int CUtterShims_pipeCloseOnExec(int fds[2]);
 /// pthread_join that gives up at `deadline` on CLOCK_MONOTONIC, in nanoseconds
 /// (pthread_timedjoin_np needs _GNU_SOURCE): 0 once joined, ETIMEDOUT while the thread still runs.
 int CUtterShims_joinUntil(pthread_t thread, uint64_t deadline);
