@@ -70,32 +70,30 @@ public struct PlaybackTracker: Sendable {
         head < queue.count ? threshold(of: queue[head]) : nil
     }
 
-    /// The position heard when `event` is due: a start waits for its first sample to be heard,
-    /// anything else for every sample before it, and nothing waits past its job's end.
+    /// The position heard when `event` is due: a start or a word waits for its first sample to be
+    /// heard (a pause right before a word has not let it be heard), anything else for every sample
+    /// before it, and nothing waits past its job's end.
     public func threshold(of event: SynthesisEvent) -> UInt64 {
         let own: UInt64
-        if case .audioStart(_, let position) = event { own = position + 1 } else { own = event.position }
+        switch event {
+        case .audioStart(_, let position), .word(_, _, let position): own = position + 1
+        default: own = event.position
+        }
         if let end = jobs.first(where: { $0.id == event.job })?.end { return min(own, end) }
         return own
+    }
+
+    /// The first event not handed out yet that `matches` accepts.
+    public func pendingEvent(where matches: (SynthesisEvent) -> Bool) -> SynthesisEvent? {
+        queue[head...].first(where: matches)
     }
 
     /// Where playback must stop so that a pause lands on the next pending event `isBoundary`
     /// accepts. Until such an event is known, playback may not pass the point up to which the
     /// synth thread has reported its events (so nothing after a boundary is heard), nor the end
     /// of the last tracked job.
-    ///
-    /// A boundary at the very start of a job (a word or mark before its first sound) is held one
-    /// sample later: its start must be heard for the job to have started at all, and the
-    /// boundary, which comes after the start, to become due.
     public func pauseLimit(where isBoundary: (SynthesisEvent) -> Bool) -> UInt64 {
-        for index in head..<queue.count where isBoundary(queue[index]) {
-            let boundary = queue[index]
-            let startsThere = queue[head..<index].contains {
-                if case .audioStart(let job, let position) = $0 { return job == boundary.job && position == boundary.position }
-                return false
-            }
-            return startsThere ? boundary.position + 1 : boundary.position
-        }
+        if let boundary = pendingEvent(where: isBoundary) { return boundary.position }
         if let last = jobs.last, let end = last.end { return end }
         return knownProgress
     }

@@ -1,5 +1,5 @@
 import CEspeakNG
-public import Playback
+import Playback
 import Synchronization
 public import Voices
 

@@ -216,8 +216,8 @@ private final class SpeakerLoop: @unchecked Sendable {
     private enum Pause {
         case none
         case pending(SpeechBoundary)
-        /// Held at a boundary, with the event that was due there (heard after resuming).
-        case paused(held: SynthesisEvent?)
+        /// Held: playback goes no further until resumed.
+        case paused
     }
 
     private let pipeline: SpeechPipeline
@@ -241,7 +241,8 @@ private final class SpeakerLoop: @unchecked Sendable {
             inbox.wake.reset()
             for command in inbox.take() { perform(command) }
             guard running else { break }
-            pipeline.pump(afterReceiving: movePauseLimit) { handle($0) }
+            pipeline.pump(afterReceiving: movePauseLimit, alsoWakeAt: { self.heldWord()?.position }) { handle($0) }
+            reachWordBoundary()
             pipeline.reportHealth()
             pipeline.releaseIdleDevice()
         }
@@ -257,7 +258,7 @@ private final class SpeakerLoop: @unchecked Sendable {
             guard !entries.isEmpty, case .none = pause else { return }
             if boundary == .immediate {
                 pipeline.limitPlayback(to: pipeline.sink.playedPosition(at: MonotonicClock.now))
-                enterPause(held: nil)
+                enterPause()
             } else {
                 pause = .pending(boundary)
                 movePauseLimit()
@@ -268,12 +269,11 @@ private final class SpeakerLoop: @unchecked Sendable {
             case .pending:
                 pause = .none
                 pipeline.limitPlayback(to: nil)
-            case .paused(let held):
+            case .paused:
                 pause = .none
                 inbox.paused.store(false, ordering: .relaxed)
                 pipeline.limitPlayback(to: nil)
                 entries.first?.continuation.yield(.resumed)
-                if let held { deliver(held) }
             }
         case .stop(let boundary):
             guard !entries.isEmpty else { return }
@@ -301,9 +301,9 @@ private final class SpeakerLoop: @unchecked Sendable {
         guard let (made, voice, _) = request.factory.job(
             id: lastJob, kind: .speak, text: utterance.markup, settings: settings)
         else {
+            inbox.speaking.wrappingSubtract(1, ordering: .relaxed)
             request.continuation.yield(.cancelled)
             request.continuation.finish()
-            inbox.speaking.wrappingSubtract(1, ordering: .relaxed)
             return
         }
         var job = made
@@ -347,20 +347,43 @@ private final class SpeakerLoop: @unchecked Sendable {
         }
     }
 
-    private func handle(_ event: SynthesisEvent) {
-        if let pendingStop, Self.isBoundary(event, pendingStop) {
-            stopAll()
-            return
-        }
-        if case .pending(let boundary) = pause, Self.isBoundary(event, boundary) {
-            enterPause(held: event)
-            return
-        }
-        deliver(event)
+    /// The boundary a pause or stop waits for, if any.
+    private var awaitedBoundary: SpeechBoundary? {
+        if let pendingStop { return pendingStop }
+        if case .pending(let boundary) = pause { return boundary }
+        return nil
     }
 
-    private func enterPause(held: SynthesisEvent?) {
-        pause = .paused(held: held)
+    /// The next word, when a pause or stop waits for one: playback holds right before it.
+    private func heldWord() -> SynthesisEvent? {
+        guard awaitedBoundary == .word else { return nil }
+        return pipeline.tracker.pendingEvent { Self.isBoundary($0, .word) }
+    }
+
+    /// A word is due only once its first sample is heard, so a pause before it never makes it
+    /// due: the boundary is reached when playback has arrived at the word.
+    private func reachWordBoundary() {
+        guard let word = heldWord(), pipeline.sink.playedPosition(at: MonotonicClock.now) >= word.position else { return }
+        if pendingStop != nil {
+            stopAll()
+        } else {
+            enterPause()
+        }
+    }
+
+    /// A mark is due when everything before it has been heard: the boundary is reached with it.
+    private func handle(_ event: SynthesisEvent) {
+        deliver(event)
+        guard awaitedBoundary == .mark, case .mark = event else { return }
+        if pendingStop != nil {
+            stopAll()
+        } else {
+            enterPause()
+        }
+    }
+
+    private func enterPause() {
+        pause = .paused
         inbox.paused.store(true, ordering: .relaxed)
         entries.first?.continuation.yield(.paused)
     }
@@ -378,10 +401,11 @@ private final class SpeakerLoop: @unchecked Sendable {
         case .mark(_, let name, _):
             entry.continuation.yield(.mark(name))
         case .end:
+            // Counted out before the stream ends, so whoever reads the end sees isSpeaking change.
+            inbox.speaking.wrappingSubtract(1, ordering: .relaxed)
+            entries.remove(at: index)
             entry.continuation.yield(.finished)
             entry.continuation.finish()
-            entries.remove(at: index)
-            inbox.speaking.wrappingSubtract(1, ordering: .relaxed)
             pipeline.finish(through: event.job)
             if entries.isEmpty {
                 // A pause that found no boundary before the end has nothing left to pause.
@@ -405,11 +429,11 @@ private final class SpeakerLoop: @unchecked Sendable {
         guard let last = entries.last?.job else { return }
         pipeline.halt(through: last)
         pipeline.limitPlayback(to: nil)
+        inbox.speaking.wrappingSubtract(entries.count, ordering: .relaxed)
         for entry in entries {
             entry.continuation.yield(.cancelled)
             entry.continuation.finish()
         }
-        inbox.speaking.wrappingSubtract(entries.count, ordering: .relaxed)
         entries.removeAll()
         pipeline.armIdleTimer()
     }

@@ -73,8 +73,12 @@ package final class SpeechPipeline {
 
     /// Takes the synth thread's new events, calls `received` (to move a pause limit), then hands
     /// `handle` every event whose sample has been heard, in order. `handle` may halt or finish
-    /// jobs; events of forgotten jobs are not handed out.
-    package func pump(afterReceiving received: () -> Void = {}, _ handle: (SynthesisEvent) -> Void) {
+    /// jobs; events of forgotten jobs are not handed out. The pipeline wakes again when the next
+    /// event is due, or when `alsoWakeAt()` is heard if that comes first (where a pause holds).
+    package func pump(
+        afterReceiving received: () -> Void = {}, alsoWakeAt: () -> UInt64? = { nil },
+        _ handle: (SynthesisEvent) -> Void
+    ) {
         eventDeadline = nil
         tracker.receive(synthesizer.takeEvents())
         received()
@@ -87,7 +91,8 @@ package final class SpeechPipeline {
                 logHeard(event, played: played)
                 handle(event)
             }
-            guard let target = tracker.wakePosition else { return }
+            let wanted = [tracker.wakePosition, alsoWakeAt()].compactMap { $0 }.filter { $0 > played }
+            guard let target = wanted.min() else { return }
             sink.notify(whenPlayedReaches: target)
             // A crossing between the read above and setting the threshold would be missed: look again.
             if sink.playedPosition(at: MonotonicClock.now) >= target { continue }

@@ -100,20 +100,25 @@ import Testing
         #expect(tracker.pauseLimit(where: isSpdMark) == 7000)
     }
 
-    @Test func `a boundary where its job starts is held a sample later, so the start is heard first`() {
+    @Test func `a word is due once its first sample is heard, so a pause right before it holds it back`() {
         var tracker = PlaybackTracker()
         tracker.track(1)
         tracker.receive([
             .audioStart(job: 1, position: 100), .word(job: 1, text: 0..<5, position: 100),
-            .word(job: 1, text: 6..<11, position: 900), .progress(job: 1, position: 2000),
+            .mark(job: 1, name: "m", position: 900), .word(job: 1, text: 6..<11, position: 900),
+            .progress(job: 1, position: 2000),
         ])
         let isWord: (SynthesisEvent) -> Bool = { if case .word = $0 { true } else { false } }
-        #expect(tracker.pauseLimit(where: isWord) == 101)
-        #expect(tracker.nextDue(heard: 101) == .audioStart(job: 1, position: 100))
-        // Once the start is out, the first word is the boundary itself, at its own position.
         #expect(tracker.pauseLimit(where: isWord) == 100)
+        #expect(tracker.pendingEvent(where: isWord) == .word(job: 1, text: 0..<5, position: 100))
+        #expect(tracker.nextDue(heard: 100) == nil)
+        #expect(tracker.nextDue(heard: 101) == .audioStart(job: 1, position: 100))
         #expect(tracker.nextDue(heard: 101) == .word(job: 1, text: 0..<5, position: 100))
         #expect(tracker.pauseLimit(where: isWord) == 900)
+        // Held at the second word: the mark before it is reached, the word is not.
+        #expect(tracker.nextDue(heard: 900) == .mark(job: 1, name: "m", position: 900))
+        #expect(tracker.nextDue(heard: 900) == nil)
+        #expect(tracker.nextDue(heard: 901) == .word(job: 1, text: 6..<11, position: 900))
     }
 
     @Test func `a long message compacts its queue without losing an event`() {

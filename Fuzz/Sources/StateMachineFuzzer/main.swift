@@ -159,11 +159,7 @@ struct TrackedPlayback {
             if case .mark(_, let name, _) = $0 { return name.hasPrefix("__spd_") }
             return false
         }
-        // A boundary where its job starts is held a sample later, once the start is heard.
-        let startsThere = boundary.map { mark in
-            pending.prefix { $0 != mark }.contains { if case .audioStart(_, let at) = $0 { at == mark.position } else { false } }
-        } ?? false
-        let expected = boundary.map { $0.position + (startsThere ? 1 : 0) } ?? endPosition ?? tracker.knownProgress
+        let expected = boundary?.position ?? endPosition ?? tracker.knownProgress
         precondition(limit == expected, "pause limit \(limit), expected \(expected)")
     }
 }
