@@ -92,8 +92,18 @@ public struct PlaybackTracker: Sendable {
     /// accepts. Until such an event is known, playback may not pass the point up to which the
     /// synth thread has reported its events (so nothing after a boundary is heard), nor the end
     /// of the last tracked job.
+    ///
+    /// A mark at the very start of a job is held one sample later: the job's start, which comes
+    /// before it, is due only once a sample is heard, and the mark cannot come out before it.
+    /// (A word there needs no such sample: it is due with its own first one.)
     public func pauseLimit(where isBoundary: (SynthesisEvent) -> Bool) -> UInt64 {
-        if let boundary = pendingEvent(where: isBoundary) { return boundary.position }
+        if let boundary = pendingEvent(where: isBoundary) {
+            let startsThere = queue[head...].contains {
+                if case .audioStart(let job, let position) = $0 { return job == boundary.job && position == boundary.position }
+                return false
+            }
+            return startsThere && threshold(of: boundary) == boundary.position ? boundary.position + 1 : boundary.position
+        }
         if let last = jobs.last, let end = last.end { return end }
         return knownProgress
     }

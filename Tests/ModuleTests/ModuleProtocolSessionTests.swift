@@ -356,3 +356,15 @@ func soundFileFrames(_ path: String) -> Int? {
     #expect(abs(lengths[0] - lengths[1]) < lengths[1] / 5, "CHAR € \(lengths[0]) vs SPEAK euros \(lengths[1])")
     #expect(lengths[2] > 5000, "a comma is named, not silent: \(lengths[2]) samples")
 }
+
+@Test func `PAUSE before a message whose first thing is an spd mark pauses right there`() throws {
+    let rig = CaptureRig()
+    let module = try startModule(rig)
+    speak(module, "<speak><mark name=\"__spd_0\"/>Nothing of this is heard.</speak>", followedBy: "PAUSE\n")
+    let events = try #require(module.expect("704 PAUSE\n"))
+    #expect(events == "701 BEGIN\n700-__spd_0\n700 INDEX MARK\n704 PAUSE\n")
+    #expect(module.drain(waiting: 0.3) == "")
+    // At most the one sample that makes the message begin.
+    #expect(rig.samples().filter { abs(Int32($0)) >= 300 }.isEmpty)
+    #expect(module.quit() == 0)
+}

@@ -121,6 +121,20 @@ import Testing
         #expect(tracker.nextDue(heard: 901) == .word(job: 1, text: 6..<11, position: 900))
     }
 
+    @Test func `a mark where its job starts is held one sample later, so the start and the mark come out`() {
+        var tracker = PlaybackTracker()
+        tracker.track(1)
+        tracker.receive([
+            .audioStart(job: 1, position: 50), .mark(job: 1, name: "__spd_0", position: 50),
+            .progress(job: 1, position: 500),
+        ])
+        let isMark: (SynthesisEvent) -> Bool = { if case .mark = $0 { true } else { false } }
+        #expect(tracker.pauseLimit(where: isMark) == 51)
+        #expect(tracker.nextDue(heard: 51) == .audioStart(job: 1, position: 50))
+        #expect(tracker.pauseLimit(where: isMark) == 50)
+        #expect(tracker.nextDue(heard: 51) == .mark(job: 1, name: "__spd_0", position: 50))
+    }
+
     @Test func `a long message compacts its queue without losing an event`() {
         var tracker = PlaybackTracker()
         tracker.track(1)
