@@ -1,7 +1,7 @@
 import AudioOutput
-import Glibc
 import AudioSinks
 import Configuration
+import Glibc
 internal import Logging
 import ModuleProtocol
 import Playback
@@ -19,10 +19,13 @@ import Voices
 ///
 /// ```swift
 /// let speaker = try Speaker()
-/// for await event in speaker.speak(Utterance(text: "Hello world")) {
+/// let text = "Hello world"
+/// for await event in speaker.speak(Utterance(text: text)) {
 ///     if case .word(let range) = event { print(text[range]) }
 /// }
 /// ```
+///
+/// Its events and settings go through swift-log (label `utter`): bootstrap a handler to see them.
 public final class Speaker: Sendable {
     /// Where a speaker's audio goes.
     public enum Output: Sendable {
@@ -41,7 +44,7 @@ public final class Speaker: Sendable {
     private let inbox: Inbox
     private let thread: NamedThread
 
-    /// A speaker for `output`; the device is opened now, so a missing one is reported here.
+    /// A speaker for the ALSA device `default`, opened now, so that a missing one is reported here.
     public convenience init() throws(SpeakerError) {
         try self.init(output: .device())
     }
