@@ -31,11 +31,3 @@ public struct BorrowedDescriptor: Sendable {
         return nil
     }
 }
-
-/// The process's environment.
-public enum Environment {
-    /// The value of variable `name`, or nil when it is not set.
-    public static func value(_ name: String) -> String? {
-        getenv(name).map { String(cString: $0) }
-    }
-}

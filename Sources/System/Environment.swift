@@ -1,0 +1,9 @@
+import Glibc
+
+/// The process's environment.
+public enum Environment {
+    /// The value of variable `name`, or nil when it is not set.
+    public static func value(_ name: String) -> String? {
+        getenv(name).map { String(cString: $0) }
+    }
+}

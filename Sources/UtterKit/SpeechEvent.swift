@@ -1,0 +1,17 @@
+/// What happens to an utterance, in the order it happens; each comes when it is heard (on a
+/// device, by its clock; in a file, at its sample position).
+public enum SpeechEvent: Equatable, Sendable {
+    /// Its first sound is heard.
+    case started
+    /// A word starts: its range in the utterance's ``Utterance/text``.
+    case word(Range<String.Index>)
+    /// An SSML `<mark name>` is reached.
+    case mark(String)
+    /// Playback paused (``Speaker/pause(at:)``), and resumed.
+    case paused
+    case resumed
+    /// It was heard to its end (the stream ends).
+    case finished
+    /// It was stopped, or it was waiting when ``Speaker/stop(at:)`` cleared the queue (the stream ends).
+    case cancelled
+}

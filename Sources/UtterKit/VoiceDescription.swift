@@ -1,0 +1,34 @@
+import Voices
+
+/// A voice a ``Speaker`` can speak with.
+public struct VoiceDescription: Equatable, Sendable {
+    public enum Kind: Equatable, Sendable {
+        /// Synthesised by libespeak-ng.
+        case espeakNG
+        /// Recorded clips for its phrases, the rest spoken by a fallback voice.
+        case clip
+    }
+
+    /// The name clients and ``Utterance/voice`` use, such as `English (Great Britain)`.
+    public let name: String
+    /// A stable identifier, such as `espeak-ng:gmw/en-GB-x-rp`.
+    public let identifier: String
+    /// The language it speaks best (BCP 47).
+    public let primaryLanguage: String
+    /// The further languages it speaks.
+    public let supportedLanguages: [String]
+    public let kind: Kind
+}
+
+extension VoiceDescription {
+    init(_ voice: Voice) {
+        self.init(
+            name: voice.name, identifier: voice.identifier,
+            primaryLanguage: voice.primaryLanguages.first?.tag.description ?? "und",
+            supportedLanguages: (voice.primaryLanguages.dropFirst() + voice.supportedLanguages).map(\.tag.description),
+            kind: {
+                if case .clips = voice.kind { return .clip }
+                return .espeakNG
+            }())
+    }
+}
