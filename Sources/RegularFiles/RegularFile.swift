@@ -29,11 +29,25 @@ public struct RegularFile {
     public let size: Int
 }
 
-/// Opens `path` with `flags` (a file it creates gets mode 0644), and keeps it only if it is a regular
-/// file. The open never blocks: a FIFO with nobody at the other end is refused at once instead of
-/// holding the calling thread, and so is any other FIFO, folder or device.
-public func openRegularFile(_ path: String, flags: Int32) -> Result<RegularFile, FileError> {
-    let descriptor = open(path, flags | O_CLOEXEC | O_NONBLOCK, 0o644)
+/// What a regular file is opened for.
+public enum FileAccess: Sendable {
+    case reading
+    /// Writing from the start: created (mode 0644) if missing, emptied if not.
+    case writingFromStart
+
+    var flags: Int32 {
+        switch self {
+        case .reading: O_RDONLY
+        case .writingFromStart: O_WRONLY | O_CREAT | O_TRUNC
+        }
+    }
+}
+
+/// Opens `path` for `access`, and keeps it only if it is a regular file. The open never blocks: a
+/// FIFO with nobody at the other end is refused at once instead of holding the calling thread, and
+/// so is any other FIFO, folder or device (none of which `O_TRUNC` changes).
+public func openRegularFile(_ path: String, for access: FileAccess) -> Result<RegularFile, FileError> {
+    let descriptor = open(path, access.flags | O_CLOEXEC | O_NONBLOCK, 0o644)
     guard descriptor >= 0 else { return .failure(.system(Errno(errno))) }
     var status = stat()
     guard fstat(descriptor, &status) == 0 else {
@@ -52,7 +66,7 @@ public func openRegularFile(_ path: String, flags: Int32) -> Result<RegularFile,
 /// `limit` bytes: none of the module's text files comes near 4 MiB.
 public func readTextFile(_ path: String, limit: Int = 4 << 20) -> Result<String, FileError> {
     let file: RegularFile
-    switch openRegularFile(path, flags: O_RDONLY) {
+    switch openRegularFile(path, for: .reading) {
     case .success(let opened): file = opened
     case .failure(let error): return .failure(error)
     }

@@ -41,7 +41,7 @@ public struct SoundClip: Equatable, Sendable {
         // Opened here rather than by libsndfile: a FIFO or device in a clip's place would block
         // the synthesis thread in open() or read() for good.
         let opened: RegularFile
-        switch openRegularFile(path, flags: O_RDONLY) {
+        switch openRegularFile(path, for: .reading) {
         case .success(let file): opened = file
         case .failure(.notRegularFile): throw SoundFileError(path: path, reason: "it is not a regular file")
         case .failure(let error): throw SoundFileError(path: path, reason: "\(error)")

@@ -12,8 +12,11 @@ public struct FileDescriptor: ~Copyable, Sendable {
     }
 
     deinit {
-        close(rawValue)
+        Glibc.close(rawValue)
     }
+
+    /// Closes it now rather than where it goes out of scope.
+    public consuming func close() {}
 
     /// The descriptor for reads and writes, as long as this value lives.
     public var borrowed: BorrowedDescriptor { BorrowedDescriptor(rawValue) }

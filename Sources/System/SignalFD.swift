@@ -6,6 +6,9 @@ import Glibc
 public final class SignalFD: Sendable {
     private let descriptor: FileDescriptor
 
+    /// The signals that ask a process to end: SIGTERM and SIGINT.
+    public static let termination: [Int32] = [SIGTERM, SIGINT]
+
     /// Blocks `signals` in the calling thread (call it before starting any thread, which then
     /// inherits the mask) and returns a descriptor they are delivered to; nil if the kernel refuses.
     public init?(blocking signals: [Int32]) {

@@ -226,7 +226,7 @@ package enum VoiceLibrary {
 
     /// Why `path` is not a regular file this process may read, or nil when it is.
     private static func unreadability(of path: String) -> FileError? {
-        switch openRegularFile(path, flags: O_RDONLY) {
+        switch openRegularFile(path, for: .reading) {
         case .success(let file):
             close(file.descriptor)
             return nil

@@ -1,4 +1,3 @@
-import Glibc
 public import Logging
 import RegularFiles
 import Synchronization
@@ -36,20 +35,19 @@ public final class LogSink: Sendable {
     /// Only a regular file is taken: writing to a FIFO or device could block whatever logs.
     func openDebugFile(_ path: String) -> Result<Void, FileError> {
         let fd: Int32
-        switch openRegularFile(path, flags: O_WRONLY | O_CREAT) {
+        switch openRegularFile(path, for: .writingFromStart) {
         case .success(let file): fd = file.descriptor
         case .failure(let error): return .failure(error)
         }
-        _ = ftruncate(fd, 0)
         let old = debugFD.exchange(fd, ordering: .acquiringAndReleasing)
-        if old >= 0 { close(old) }
+        if old >= 0 { FileDescriptor(taking: old).close() }
         return .success(())
     }
 
     /// Stops copying lines to the debug file.
     public func closeDebugFile() {
         let old = debugFD.exchange(-1, ordering: .acquiringAndReleasing)
-        if old >= 0 { close(old) }
+        if old >= 0 { FileDescriptor(taking: old).close() }
     }
 
     /// A logger writing to this sink.
@@ -61,7 +59,7 @@ public final class LogSink: Sendable {
         let toStandardError = Self.code(lineLevel) >= level.load(ordering: .relaxed)
         let debug = debugFD.load(ordering: .acquiring)
         guard toStandardError || debug >= 0 else { return }
-        let line = "\(Self.timestamp()) \(label) \(lineLevel): \(message)\(metadata)\n"
+        let line = "\(TimeOfDay.now.formatted) \(label) \(lineLevel): \(message)\(metadata)\n"
         var bytes = Array(line.utf8)
         if toStandardError { writeAll(standardErrorFD, &bytes) }
         if debug >= 0 { writeAll(debug, &bytes) }
@@ -76,18 +74,6 @@ public final class LogSink: Sendable {
         UInt8(Logger.Level.allCases.firstIndex(of: level)!)
     }
 
-    private static func timestamp() -> String {
-        var now = timespec()
-        clock_gettime(CLOCK_REALTIME, &now)
-        var parts = tm()
-        var seconds = now.tv_sec
-        localtime_r(&seconds, &parts)
-        func two(_ value: Int32) -> String { value < 10 ? "0\(value)" : "\(value)" }
-        let milliseconds = Int(now.tv_nsec / 1_000_000)
-        let millisecondText =
-            milliseconds < 10 ? "00\(milliseconds)" : milliseconds < 100 ? "0\(milliseconds)" : "\(milliseconds)"
-        return "\(two(parts.tm_hour)):\(two(parts.tm_min)):\(two(parts.tm_sec)).\(millisecondText)"
-    }
 
     private struct Handler: LogHandler {
         let label: String

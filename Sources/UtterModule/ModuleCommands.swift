@@ -1,7 +1,6 @@
 // The commands speech-dispatcher sends, and the playback events they lead to.
 import AudioOutput
 import Configuration
-import Glibc
 import Logging
 import ModuleProtocol
 import Playback

@@ -1,7 +1,6 @@
 // What INIT and AUDIO set up: the configuration, the voices, the engine and the audio device.
 import AudioOutput
 import Configuration
-import Glibc
 import Logging
 import ModuleProtocol
 import Playback

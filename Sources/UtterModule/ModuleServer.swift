@@ -1,6 +1,5 @@
 import AudioOutput
 import Configuration
-import Glibc
 import Logging
 import ModuleProtocol
 import Playback
@@ -53,7 +52,7 @@ public final class ModuleServer {
         self.output = OutputChannel(fd: outputFD)
         // Blocked here, before any thread starts, so every thread inherits the mask and the
         // signals are only ever delivered through the signalfd.
-        self.signals = SignalFD(blocking: [SIGTERM, SIGINT])
+        self.signals = SignalFD(blocking: SignalFD.termination)
     }
 
     /// How long exiting waits for the synth and render threads.
@@ -92,7 +91,7 @@ public final class ModuleServer {
                 let count: Int
                 switch result {
                 case .success(let read): count = read
-                case .failure(let error): count = error.code == EINTR || error.code == EAGAIN ? -1 : 0
+                case .failure(let error): count = error.isTransient ? -1 : 0
                 }
                 if count == 0 {
                     logger.info("stdin closed: speech-dispatcher is gone; exiting")
