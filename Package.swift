@@ -86,7 +86,7 @@ let package = Package(
             swiftSettings: upcoming),
         .executableTarget(
             name: "sd_utter",
-            dependencies: ["UtterModule", "System", .product(name: "Logging", package: "swift-log")],
+            dependencies: ["UtterModule", "UtterKit", "System", .product(name: "Logging", package: "swift-log")],
             swiftSettings: upcoming),
 
         .target(

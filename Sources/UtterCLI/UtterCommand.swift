@@ -1,4 +1,5 @@
 public import ArgumentParser
+import UtterKit
 
 /// `utter`: Utter's voices and speech, for people rather than for speech-dispatcher.
 public struct UtterCommand: AsyncParsableCommand {
@@ -9,6 +10,7 @@ public struct UtterCommand: AsyncParsableCommand {
             speech-dispatcher runs Utter as the output module `utter` (sd_utter). This command uses the \
             same voices and the same audio path directly.
             """,
+        version: UtterVersion.current,
         subcommands: [Voices.self, Say.self])
 
     public init() {}

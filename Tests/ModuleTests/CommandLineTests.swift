@@ -50,4 +50,16 @@ import Testing
         #expect(empty.status == 64)
         #expect(empty.standardError.hasPrefix("Error: Give the text to speak."))
     }
+
+    @Test func `both programs print the version the Debian changelog names`() throws {
+        let root = String(#filePath.dropLast("/Tests/ModuleTests/CommandLineTests.swift".count))
+        let changelog = try #require(readFile(root + "/packaging/debian/changelog"))
+        // The first line: "utter (VERSION) DISTRIBUTION; urgency=…".
+        let head = String(decoding: changelog.prefix { $0 != UInt8(ascii: "\n") }, as: UTF8.self)
+        let version = try #require(head.split(separator: "(").dropFirst().first?.split(separator: ")").first)
+        let command = ChildProcess.run([utter, "--version"])
+        #expect(command.status == 0 && command.standardOutput == "\(version)\n", "\(command)")
+        let module = ChildProcess.run([modulePath(), "--version"])
+        #expect(module.status == 0 && module.standardOutput == "sd_utter (Utter) \(version)\n", "\(module)")
+    }
 }
