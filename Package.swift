@@ -37,6 +37,9 @@ let package = Package(
         .systemLibrary(
             name: "CSoxr", pkgConfig: "soxr",
             providers: [.apt(["libsoxr-dev"])]),
+        .systemLibrary(
+            name: "CSpeechd", pkgConfig: "speech-dispatcher",
+            providers: [.apt(["libspeechd-dev"])]),
 
         // Linux interfaces Swift's Glibc module lacks (eventfd, signalfd, ppoll, thread names).
         .target(name: "CUtterShims"),
@@ -89,10 +92,12 @@ let package = Package(
             dependencies: ["UtterModule", "UtterKit", "System", .product(name: "Logging", package: "swift-log")],
             swiftSettings: upcoming),
 
+        // The user's speech-dispatcher, reached as an SSIP client through libspeechd.
+        .target(name: "SpeechDispatcherClient", dependencies: ["CSpeechd"], swiftSettings: upcoming),
         .target(
             name: "UtterCLI",
             dependencies: [
-                "UtterKit",
+                "UtterKit", "SpeechDispatcherClient", "AudioOutput", "Configuration", "RegularFiles", "System",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: upcoming),

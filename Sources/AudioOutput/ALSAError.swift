@@ -18,8 +18,11 @@ public struct ALSAError: Error, CustomStringConvertible, Equatable {
 
     /// Says what failed, ALSA's own explanation, and what to try.
     public var description: String {
-        "ALSA could not \(operation) on '\(device)': \(String(cString: snd_strerror(code))). \(advice)"
+        "ALSA could not \(operation) on '\(device)': \(reason). \(advice)"
     }
+
+    /// ALSA's own explanation of the code.
+    public var reason: String { String(cString: snd_strerror(code)) }
 
     private var advice: String {
         switch -code {

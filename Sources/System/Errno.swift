@@ -8,6 +8,8 @@ public struct Errno: Error, CustomStringConvertible, Equatable, Sendable {
     /// The calling thread's `errno` now.
     public static var current: Errno { Errno(errno) }
 
+    public static let invalidArgument = Errno(EINVAL)
+
     /// The call was interrupted or would have blocked: try again later, nothing is wrong.
     public var isTransient: Bool { code == EINTR || code == EAGAIN }
 

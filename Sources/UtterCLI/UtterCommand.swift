@@ -5,13 +5,13 @@ import UtterKit
 public struct UtterCommand: AsyncParsableCommand {
     public static let configuration = CommandConfiguration(
         commandName: "utter",
-        abstract: "Utter, a speech-dispatcher voice module: list its voices and speak with them.",
+        abstract: "Utter, a speech-dispatcher voice module: its voices, speech, installation and health.",
         discussion: """
             speech-dispatcher runs Utter as the output module `utter` (sd_utter). This command uses the \
             same voices and the same audio path directly.
             """,
         version: UtterVersion.current,
-        subcommands: [Voices.self, Say.self])
+        subcommands: [Voices.self, Say.self, Status.self, Install.self, Uninstall.self])
 
     public init() {}
 }

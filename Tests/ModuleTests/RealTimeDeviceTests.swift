@@ -21,21 +21,13 @@ final class MonitorRecording {
         let argv = arguments.map { strdup($0) } + [nil]
         let envp = environment.map { strdup($0) } + [nil]
         defer { (argv + envp).forEach { free($0) } }
-        // The test runner may block signals; parec must not inherit that.
-        var attributes = posix_spawnattr_t()
-        posix_spawnattr_init(&attributes)
-        defer { posix_spawnattr_destroy(&attributes) }
-        var noSignals = sigset_t()
-        sigemptyset(&noSignals)
-        posix_spawnattr_setsigmask(&attributes, &noSignals)
-        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK))
         // To stdout: with a file argument parec keeps what it recorded in memory until it exits cleanly.
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
         posix_spawn_file_actions_addopen(&actions, 1, path, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
         var child: pid_t = 0
-        let result = posix_spawn(&child, arguments[0], &actions, &attributes, argv, envp)
+        let result = withCleanSpawnAttributes { posix_spawn(&child, arguments[0], &actions, $0, argv, envp) }
         guard result == 0 else { throw SpawnError(what: "posix_spawn parec", code: result) }
         pid = child
         usleep(300_000)  // connected and recording before the first message

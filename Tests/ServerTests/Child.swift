@@ -5,6 +5,7 @@
 // SIGTERM (it never sends its modules STOP+QUIT) and clients may hang. Here the child gets an empty
 // signal mask and default dispositions, stdin from /dev/null and stdout/stderr into a file.
 import Foundation
+import TestSupport
 
 #if canImport(Glibc)
     import Glibc
@@ -33,20 +34,6 @@ final class Child {
             posix_spawn_file_actions_adddup2(&actions, 1, 2)
         }
 
-        var attributes = posix_spawnattr_t()
-        posix_spawnattr_init(&attributes)
-        defer { posix_spawnattr_destroy(&attributes) }
-        var empty = sigset_t()
-        sigemptyset(&empty)
-        posix_spawnattr_setsigmask(&attributes, &empty)
-        var defaults = sigset_t()
-        sigemptyset(&defaults)
-        for signal in [SIGPIPE, SIGTERM, SIGINT, SIGHUP, SIGQUIT, SIGCHLD, SIGUSR1, SIGUSR2, SIGALRM] {
-            sigaddset(&defaults, signal)
-        }
-        posix_spawnattr_setsigdefault(&attributes, &defaults)
-        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
-
         let argv: [UnsafeMutablePointer<CChar>?] = ([executable] + arguments).map { strdup($0) } + [nil]
         let envp: [UnsafeMutablePointer<CChar>?] =
             environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
@@ -55,7 +42,7 @@ final class Child {
             for p in envp { free(p) }
         }
         var pid: pid_t = 0
-        let rc = posix_spawn(&pid, executable, &actions, &attributes, argv, envp)
+        let rc = withCleanSpawnAttributes { posix_spawn(&pid, executable, &actions, $0, argv, envp) }
         guard rc == 0 else {
             throw RigError("posix_spawn \(executable) failed: \(String(cString: strerror(rc)))")
         }

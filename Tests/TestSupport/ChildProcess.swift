@@ -25,7 +25,8 @@ public struct ChildProcess {
         let argv = arguments.map { strdup($0) } + [nil]
         let envp = environment.map { strdup($0) } + [nil]
         defer { (argv + envp).forEach { free($0) } }
-        guard posix_spawn(&child, arguments[0], &actions, nil, argv, envp) == 0 else {
+        let spawned = withCleanSpawnAttributes { posix_spawn(&child, arguments[0], &actions, $0, argv, envp) }
+        guard spawned == 0 else {
             return ChildProcess(status: 127, standardOutput: "", standardError: "cannot start \(arguments[0])")
         }
         var status: Int32 = 0

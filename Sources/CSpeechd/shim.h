@@ -1,0 +1,2 @@
+// libspeechd: the SSIP client library of speech-dispatcher.
+#include <libspeechd.h>
