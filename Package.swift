@@ -126,7 +126,7 @@ let package = Package(
             name: "ModuleTests",
             dependencies: [
                 "sd_utter", "utter", "UtterModule", "UtterKit", "Speech", "AudioOutput", "AudioSinks", "System",
-                "Voices", "ModuleProtocol", "Configuration", "SSML", "Playback", "TestSupport",
+                "Voices", "ModuleProtocol", "Configuration", "SSML", "Playback", "TestSupport", "UtterCLI",
                 .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: upcoming),
