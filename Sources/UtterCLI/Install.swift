@@ -3,7 +3,7 @@ import ArgumentParser
 extension UtterCommand {
     struct Install: ParsableCommand {
         static let configuration = CommandConfiguration(
-            abstract: "Install this build of Utter for you, where your speech-dispatcher finds it.",
+            abstract: "Install Utter for you, where your speech-dispatcher finds it.",
             discussion: """
                 Copies sd_utter to ~/.local/libexec/speech-dispatcher-modules/, this utter to \
                 ~/.local/bin/, the key names to ~/.local/share/utter/keys/ and, when you have none, \

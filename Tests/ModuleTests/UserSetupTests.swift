@@ -274,7 +274,7 @@ import Testing
                 """)
         #expect(
             user.utter("install", "--help").standardOutput == """
-                OVERVIEW: Install this build of Utter for you, where your speech-dispatcher finds it.
+                OVERVIEW: Install Utter for you, where your speech-dispatcher finds it.
 
                 Copies sd_utter to ~/.local/libexec/speech-dispatcher-modules/, this utter to ~/.local/bin/, the
                 key names to ~/.local/share/utter/keys/ and, when you have none, utter.conf to
@@ -329,8 +329,7 @@ import Testing
                   say                     Speak text aloud with an Utter voice, or render it to a sound file.
                   status                  Tell whether Utter works with your speech-dispatcher, and if not, why and
                                           what to do.
-                  install                 Install this build of Utter for you, where your speech-dispatcher finds
-                                          it.
+                  install                 Install Utter for you, where your speech-dispatcher finds it.
                   uninstall               Undo what 'utter install --user' did.
 
                   See 'utter help <subcommand>' for detailed help.
