@@ -76,6 +76,7 @@ let package = Package(
                 "Speech", "AudioSinks", "AudioOutput", "SoundFiles", "Playback", "SSML", "Voices", "Configuration",
                 "ModuleProtocol", "RegularFiles", "System",
                 .product(name: "Logging", package: "swift-log"),
+                .product(name: "RealModule", package: "swift-numerics"),
             ],
             swiftSettings: upcoming),
         // The SSIP front-end: speech-dispatcher's module protocol over UtterKit's engine.

@@ -9,6 +9,8 @@ public struct Errno: Error, CustomStringConvertible, Equatable, Sendable {
     public static var current: Errno { Errno(errno) }
 
     public static let invalidArgument = Errno(EINVAL)
+    public static let permissionDenied = Errno(EACCES)
+    public static let noSuchFile = Errno(ENOENT)
 
     /// The call was interrupted or would have blocked: try again later, nothing is wrong.
     public var isTransient: Bool { code == EINTR || code == EAGAIN }

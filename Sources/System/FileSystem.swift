@@ -9,10 +9,34 @@ public enum FileSystem {
         return lstat(path, &status) == 0
     }
 
+    /// What is at `path` (following links), or why that cannot be told.
+    public static func kind(of path: String) -> Result<FileKind, Errno> {
+        var status = stat()
+        guard stat(path, &status) == 0 else { return .failure(.current) }
+        switch status.st_mode & S_IFMT {
+        case S_IFREG: return .success(.regularFile)
+        case S_IFDIR: return .success(.directory)
+        default: return .success(.other)
+        }
+    }
+
     /// Whether `path` is a folder (following links).
     public static func isDirectory(_ path: String) -> Bool {
+        kind(of: path) == .success(.directory)
+    }
+
+    /// Whether `path` is a regular file (following links).
+    public static func isRegularFile(_ path: String) -> Bool {
+        kind(of: path) == .success(.regularFile)
+    }
+
+    /// The status change time and size of what is at `path` (following links), or nil when
+    /// nothing is: a new, edited, replaced or re-permissioned file changes it.
+    public static func changeStamp(of path: String) -> ChangeStamp? {
         var status = stat()
-        return stat(path, &status) == 0 && (status.st_mode & S_IFMT) == S_IFDIR
+        guard stat(path, &status) == 0 else { return nil }
+        return ChangeStamp(
+            seconds: status.st_ctim.tv_sec, nanoseconds: status.st_ctim.tv_nsec, size: Int(status.st_size))
     }
 
     /// Whether `path` is a regular file this process may run.
@@ -40,6 +64,11 @@ public enum FileSystem {
             if name != "." && name != ".." { names.append(name) }
         }
         return names.sorted()
+    }
+
+    /// The folders in folder `path`, sorted.
+    public static func subdirectories(of path: String) throws(Errno) -> [String] {
+        try entries(of: path).filter { isDirectory(path + "/" + $0) }
     }
 
     /// Creates `path` and the folders above it that are missing; returns the ones it created,
@@ -115,4 +144,18 @@ public enum FileSystem {
     public static func copy(_ source: String, to destination: String, mode: UInt32) throws(Errno) {
         try write(try contents(of: source), to: destination, mode: mode)
     }
+}
+
+/// What a path names.
+public enum FileKind: Equatable, Sendable {
+    case regularFile
+    case directory
+    case other
+}
+
+/// When a file's status last changed, and its size.
+public struct ChangeStamp: Hashable, Sendable {
+    public var seconds: Int
+    public var nanoseconds: Int
+    public var size: Int
 }

@@ -1,7 +1,7 @@
 import AudioSinks
-import Glibc
 import ModuleProtocol
 import Playback
+import RealModule
 import Speech
 import Synchronization
 import System
@@ -141,7 +141,7 @@ final class SpeakerLoop: @unchecked Sendable {
         settings.language = utterance.language ?? (utterance.voice == nil ? "en-US" : nil)
         settings.rate = Self.scaled((utterance.rate - 0.5) * 200)
         // espeak-ng's pitch goes from 0 to 100 with 50 normal; a doubling is heard as an octave.
-        settings.pitch = Self.scaled(100 * log2(min(max(utterance.pitch, 0.5), 2)))
+        settings.pitch = Self.scaled(100 * Double.log2(min(max(utterance.pitch, 0.5), 2)))
         settings.volume = Self.scaled(200 * min(max(utterance.volume, 0), 1) - 100)
         lastJob += 1
         guard let (made, voice, _) = request.factory.job(

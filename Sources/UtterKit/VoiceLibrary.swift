@@ -1,5 +1,4 @@
 package import Configuration
-import Glibc
 package import Logging
 import RegularFiles
 import System
@@ -24,7 +23,7 @@ package enum VoiceLibrary {
     /// The folders voices are read from: the configured ones, else the standard ones.
     package static func folders(configuration: UtterConfiguration) -> [String] {
         configuration.voiceFolders.isEmpty
-            ? standardFolders { getenv($0).map { String(cString: $0) } } : configuration.voiceFolders
+            ? standardFolders(environment: Environment.value) : configuration.voiceFolders
     }
 
     /// The clip voices in the configured folders, or in the standard ones when none is configured.
@@ -51,12 +50,9 @@ package enum VoiceLibrary {
     package static func signature(of folders: [String]) -> [Stamp] {
         var stamps: [Stamp] = []
         func add(_ path: String) {
-            var info = stat()
-            if stat(path, &info) == 0 {
+            if let stamp = FileSystem.changeStamp(of: path) {
                 stamps.append(
-                    Stamp(
-                        path: path, seconds: info.st_ctim.tv_sec, nanoseconds: info.st_ctim.tv_nsec,
-                        size: Int(info.st_size)))
+                    Stamp(path: path, seconds: stamp.seconds, nanoseconds: stamp.nanoseconds, size: stamp.size))
             } else {
                 stamps.append(Stamp(path: path, seconds: -1, nanoseconds: 0, size: -1))
             }
@@ -92,7 +88,7 @@ package enum VoiceLibrary {
                 case .success(let names):
                     voiceFolders = names.map { "\(folder)/\($0)" }.filter { mayHoldVoice($0) }
                 case .failure(let error):
-                    if configured || error.code != ENOENT {
+                    if configured || error != .noSuchFile {
                         logger.warning("voice folder \(folder) cannot be read (\(error)); its voices are left out")
                     }
                     continue
@@ -212,23 +208,23 @@ package enum VoiceLibrary {
     }
 
     private static func isFile(_ path: String) -> Bool {
-        var info = stat()
-        return stat(path, &info) == 0 && (info.st_mode & S_IFMT) == S_IFREG
+        FileSystem.isRegularFile(path)
     }
 
     /// Whether `folder` holds a manifest, or one that cannot be looked at: a voice whose folder
     /// is closed to us is reported (by `clipVoice`), not silently missing.
     private static func mayHoldVoice(_ folder: String) -> Bool {
-        var info = stat()
-        guard stat("\(folder)/\(manifestName)", &info) == 0 else { return errno == EACCES }
-        return (info.st_mode & S_IFMT) == S_IFREG
+        switch FileSystem.kind(of: "\(folder)/\(manifestName)") {
+        case .success(let kind): kind == .regularFile
+        case .failure(let error): error == .permissionDenied
+        }
     }
 
     /// Why `path` is not a regular file this process may read, or nil when it is.
     private static func unreadability(of path: String) -> FileError? {
         switch openRegularFile(path, for: .reading) {
         case .success(let file):
-            close(file.descriptor)
+            FileDescriptor(taking: file.descriptor).close()
             return nil
         case .failure(let error):
             return error
@@ -237,17 +233,6 @@ package enum VoiceLibrary {
 
     /// The names of the folders inside `folder`, sorted.
     private static func subfolders(of folder: String) -> Result<[String], Errno> {
-        guard let directory = opendir(folder) else { return .failure(Errno(errno)) }
-        defer { closedir(directory) }
-        var names: [String] = []
-        while let entry = readdir(directory) {
-            let name = withUnsafeBytes(of: entry.pointee.d_name) { bytes in
-                String(decoding: bytes.prefix { $0 != 0 }, as: UTF8.self)
-            }
-            guard name != ".", name != ".." else { continue }
-            var info = stat()
-            if stat("\(folder)/\(name)", &info) == 0, (info.st_mode & S_IFMT) == S_IFDIR { names.append(name) }
-        }
-        return .success(names.sorted())
+        Result { () throws(Errno) in try FileSystem.subdirectories(of: folder) }
     }
 }

@@ -1,5 +1,4 @@
 import Configuration
-import Glibc
 import System
 package import Logging
 import RegularFiles
