@@ -1,4 +1,5 @@
 import System
+import UtterKit
 
 /// Where a user's speech-dispatcher and Utter keep things, by the XDG base directory rules.
 struct UserFolders {
@@ -12,9 +13,7 @@ struct UserFolders {
         let home = Environment.value("HOME") ?? "/"
         self.home = home
         func xdg(_ name: String, _ fallback: String) -> String {
-            // The specification ignores relative paths.
-            if let value = Environment.value(name), value.hasPrefix("/") { return value }
-            return home + fallback
+            BaseDirectories.user(name, else: fallback, environment: Environment.value) ?? home + fallback
         }
         configHome = xdg("XDG_CONFIG_HOME", "/.config")
         dataHome = xdg("XDG_DATA_HOME", "/.local/share")

@@ -17,7 +17,7 @@ package enum VoiceLibrary {
     /// Where voices are installed: `utter/voices` in the user's data folder (`$XDG_DATA_HOME`,
     /// else `~/.local/share`), then in each of `$XDG_DATA_DIRS` (`/usr/local/share`, `/usr/share`).
     package static func standardFolders(environment: (String) -> String?) -> [String] {
-        standardDataFolders("utter/voices", environment: environment)
+        BaseDirectories.data("utter/voices", environment: environment)
     }
 
     /// The folders voices are read from: the configured ones, else the standard ones.
@@ -81,7 +81,7 @@ package enum VoiceLibrary {
         var voices: [Voice] = []
         for folder in folders {
             let voiceFolders: [String]
-            if isFile("\(folder)/\(manifestName)") {
+            if FileSystem.isRegularFile("\(folder)/\(manifestName)") {
                 voiceFolders = [folder]
             } else {
                 switch subfolders(of: folder) {
@@ -205,10 +205,6 @@ package enum VoiceLibrary {
                 "\(path): no espeak-ng voice speaks \(language); text without clips is spoken by \(voice.name)")
         }
         return engineName(voice)
-    }
-
-    private static func isFile(_ path: String) -> Bool {
-        FileSystem.isRegularFile(path)
     }
 
     /// Whether `folder` holds a manifest, or one that cannot be looked at: a voice whose folder

@@ -85,6 +85,6 @@ package final class WordBook: Sendable {
     /// The standard folders of key name tables: `$XDG_DATA_HOME/utter/keys`, then `utter/keys`
     /// in each of `$XDG_DATA_DIRS`, as the XDG base directory specification orders them.
     package static func standardKeyFolders(environment: (String) -> String?) -> [String] {
-        standardDataFolders("utter/keys", environment: environment)
+        BaseDirectories.data("utter/keys", environment: environment)
     }
 }
