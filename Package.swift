@@ -40,6 +40,9 @@ let package = Package(
         .systemLibrary(
             name: "CSpeechd", pkgConfig: "speech-dispatcher",
             providers: [.apt(["libspeechd-dev"])]),
+        .systemLibrary(
+            name: "CICU", pkgConfig: "icu-uc",
+            providers: [.apt(["libicu-dev"])]),
 
         // Linux interfaces Swift's Glibc module lacks (eventfd, signalfd, ppoll, thread names).
         .target(name: "CUtterShims"),
@@ -54,6 +57,9 @@ let package = Package(
         .target(name: "Configuration", dependencies: ["ModuleProtocol"], swiftSettings: upcoming),
         .target(name: "Voices", swiftSettings: upcoming),
         .target(name: "Playback", dependencies: ["SSML"], swiftSettings: upcoming),
+
+        // Sentences by ICU's rules and abbreviation lists, corrected for reading aloud.
+        .target(name: "Sentences", dependencies: ["CICU"], swiftSettings: upcoming),
 
         // I/O layers.
         .target(name: "RegularFiles", dependencies: ["System"], swiftSettings: upcoming),
@@ -117,6 +123,7 @@ let package = Package(
         .testTarget(name: "SSMLTests", dependencies: ["SSML"], swiftSettings: upcoming),
         .testTarget(name: "ConfigurationTests", dependencies: ["Configuration"], swiftSettings: upcoming),
         .testTarget(name: "VoicesTests", dependencies: ["Voices"], swiftSettings: upcoming),
+        .testTarget(name: "SentencesTests", dependencies: ["Sentences"], swiftSettings: upcoming),
         .testTarget(name: "PlaybackTests", dependencies: ["Playback", "SSML"], swiftSettings: upcoming),
         .testTarget(
             name: "AudioOutputTests", dependencies: ["AudioOutput", "AudioSinks", "System", "TestSupport"],
