@@ -104,8 +104,9 @@ let package = Package(
         .target(
             name: "UtterCLI",
             dependencies: [
-                "UtterKit", "SpeechDispatcherClient", "AudioOutput", "Configuration", "RegularFiles", "System",
+                "UtterKit", "SpeechDispatcherClient", "AudioOutput", "Configuration", "RegularFiles", "System", "SSML",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "RealModule", package: "swift-numerics"),
             ],
             swiftSettings: upcoming),
         .executableTarget(
