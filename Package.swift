@@ -14,7 +14,7 @@ let package = Package(
         .executable(name: "sd_utter", targets: ["sd_utter"]),
         .executable(name: "utter", targets: ["utter"]),
         // The pure layers, for the fuzzers in Fuzz/.
-        .library(name: "UtterPureLayers", targets: ["ModuleProtocol", "SSML", "Configuration", "Voices", "Playback"]),
+        .library(name: "UtterPureLayers", targets: ["ModuleProtocol", "SSML", "Configuration", "Voices", "Playback", "Reading"]),
         // Speech from any Swift program: `import UtterKit`.
         .library(name: "UtterKit", targets: ["UtterKit"]),
     ],
@@ -57,6 +57,8 @@ let package = Package(
         .target(name: "Configuration", dependencies: ["ModuleProtocol"], swiftSettings: upcoming),
         .target(name: "Voices", swiftSettings: upcoming),
         .target(name: "Playback", dependencies: ["SSML"], swiftSettings: upcoming),
+        // utter read's text: Markdown to readable text, the language guess, the reading session.
+        .target(name: "Reading", swiftSettings: upcoming),
 
         // Sentences by ICU's rules and abbreviation lists, corrected for reading aloud.
         .target(name: "Sentences", dependencies: ["CICU"], swiftSettings: upcoming),
@@ -124,6 +126,7 @@ let package = Package(
         .testTarget(name: "SSMLTests", dependencies: ["SSML"], swiftSettings: upcoming),
         .testTarget(name: "ConfigurationTests", dependencies: ["Configuration"], swiftSettings: upcoming),
         .testTarget(name: "VoicesTests", dependencies: ["Voices"], swiftSettings: upcoming),
+        .testTarget(name: "ReadingTests", dependencies: ["Reading"], swiftSettings: upcoming),
         .testTarget(name: "SentencesTests", dependencies: ["Sentences"], swiftSettings: upcoming),
         .testTarget(name: "PlaybackTests", dependencies: ["Playback", "SSML"], swiftSettings: upcoming),
         .testTarget(
