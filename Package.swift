@@ -107,6 +107,7 @@ let package = Package(
             name: "UtterCLI",
             dependencies: [
                 "UtterKit", "SpeechDispatcherClient", "AudioOutput", "Configuration", "RegularFiles", "System", "SSML",
+                "Reading", "Sentences",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "RealModule", package: "swift-numerics"),
             ],
