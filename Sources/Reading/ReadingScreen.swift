@@ -1,11 +1,12 @@
-/// What `utter read` shows on a terminal: `sentence N of M`, then the sentence wrapped to the
-/// terminal's width with the word being heard in reverse video.
+/// What `utter read` shows on a terminal: `sentence N of M` (and `(paused)`), then the sentence
+/// wrapped to the terminal's width with the word being heard in reverse video.
 public enum ReadingScreen {
     /// The lines to draw, without line ends; `word` is a range of `sentence`.
     public static func lines(
-        sentence: String, number: Int, of count: Int, word: Range<String.Index>?, columns: Int
+        sentence: String, number: Int, of count: Int, word: Range<String.Index>?, paused: Bool = false, columns: Int
     ) -> [String] {
-        ["sentence \(number) of \(count)"]
+        let heading = "sentence \(number) of \(count)" + (paused ? " (paused)" : "")
+        return [heading]
             + wrapped(sentence, columns: max(columns, 10)).map { line in
                 render(line, in: sentence, highlighting: word)
             }

@@ -73,7 +73,6 @@ public struct ReadingSession: Sendable {
             // Cancelled by someone else (another client of speech-dispatcher): stop here.
             return inFlight.isEmpty ? [.end] : []
         case .pauseKey:
-            guard skipTarget == nil else { return [] }
             isPaused.toggle()
             return [isPaused ? .pause : .resume]
         case .nextKey:
@@ -85,12 +84,15 @@ public struct ReadingSession: Sendable {
         }
     }
 
+    /// Stops what plays, and resumes if paused: speech-dispatcher holds a paused client's new
+    /// messages until it resumes.
     private mutating func skip(to sentence: Int) -> [Action] {
         let stopping = skipTarget == nil
+        let resuming = isPaused
         skipTarget = sentence
         current = sentence
         isPaused = false
-        return (stopping ? [.stop] : []) + [.show(sentence, word: nil)]
+        return (stopping ? [.stop] : []) + (resuming ? [.resume] : []) + [.show(sentence, word: nil)]
     }
 
     /// Speaks `first` and queues the sentence after it.
@@ -99,6 +101,7 @@ public struct ReadingSession: Sendable {
         current = first
         lastQueued = min(first + 1, sentenceCount - 1)
         inFlight = Set(first...lastQueued)
-        return (first...lastQueued).map(Action.speak)
+        // Paused while the skip was under way: the new sentences wait too.
+        return (first...lastQueued).map(Action.speak) + (isPaused ? [.pause] : [])
     }
 }

@@ -44,8 +44,12 @@ struct Reader {
                             if let input = Self.input(for: event, of: sentence) { sink.yield(input) }
                         }
                     }
-                case .pause: channel.pause(at: .immediate)
-                case .resume: channel.resume()
+                case .pause:
+                    channel.pause(at: .immediate)
+                    Terminal.write(display.show(paused: true, columns: Terminal.columns))
+                case .resume:
+                    channel.resume()
+                    Terminal.write(display.show(paused: false, columns: Terminal.columns))
                 case .stop: channel.stop(at: .immediate)
                 case .show(let sentence, let word):
                     Terminal.write(display.show(sentence, word: word, columns: Terminal.columns))

@@ -7,6 +7,8 @@ struct ReadingDisplay {
     let interactive: Bool
     private var drawnLines = 0
     private var lastPrinted: Int?
+    private var shown: (sentence: Int, word: Range<String.Index>?)?
+    private var paused = false
 
     init(sentences: [String], interactive: Bool) {
         self.sentences = sentences
@@ -20,11 +22,20 @@ struct ReadingDisplay {
             lastPrinted = sentence
             return sentences[sentence] + "\n"
         }
+        shown = (sentence, word)
         // One column spare: a line that fills the last column would make some terminals wrap.
         let lines = ReadingScreen.lines(
-            sentence: sentences[sentence], number: sentence + 1, of: sentences.count, word: word, columns: columns - 1)
+            sentence: sentences[sentence], number: sentence + 1, of: sentences.count, word: word, paused: paused,
+            columns: columns - 1)
         defer { drawnLines = lines.count }
         return erase() + lines.joined(separator: "\n")
+    }
+
+    /// What to write when reading pauses or resumes: the same sentence, marked paused or not.
+    mutating func show(paused: Bool, columns: Int) -> String {
+        self.paused = paused
+        guard interactive, let shown else { return "" }
+        return show(shown.sentence, word: shown.word, columns: columns)
     }
 
     /// What to write at the end: a line end after the last drawing, so the shell's prompt starts afresh.

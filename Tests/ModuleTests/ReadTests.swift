@@ -142,6 +142,29 @@ import Testing
         #expect(again.exitStatus() == 0)
     }
 
+    @Test func `space pauses and resumes, --from starts anywhere, Ctrl-C quits with the terminal restored`() throws {
+        let folder = TemporaryFolder()
+        let pulse = try PrivatePulse(runtime: folder.file("pulse"))
+        writeFile(folder.file("story.txt"), Self.story)
+        // After utter: the terminal's line editing and echo, as stty reports them.
+        let session = try TerminalSession(
+            command: """
+                cd '\(folder.path)' && '\(utter)' read --device utter_paced --from 3 story.txt; status=$?
+                stty -a | tr ' ;' '\\n\\n' | grep -x -e icanon -e -icanon -e echo -e -echo; (exit $status)
+                """,
+            environment: home(pacedBy: pulse, in: folder), columns: 60, rows: 10)
+        defer { session.close() }
+        #expect(session.waitFor("sentence 3 of 3"))
+        #expect(session.waitUntil { _ in session.screen(escapes: true).contains("\u{1B}[7m") })
+        session.send("Space")
+        #expect(session.waitFor("sentence 3 of 3 (paused)"))
+        session.send("Space")
+        #expect(session.waitUntil { $0.hasPrefix("sentence 3 of 3\n") })
+        session.send("C-c")
+        #expect(session.exitStatus() == 0)
+        #expect(session.screen().hasSuffix("\nicanon\necho\n[exit 0]"), "\(session.screen())")
+    }
+
     @Test func `the highlight follows the words in the order they are spoken, and finishing forgets the place`() throws
     {
         let folder = TemporaryFolder()

@@ -26,8 +26,8 @@ private func wrapped(_ text: String, _ columns: Int) -> [String] {
         ReadingScreen.lines(sentence: sentence, number: 2, of: 7, word: word, columns: 12)
             == ["sentence 2 of 7", "The quick", "\u{1B}[7mbrown\u{1B}[27m fox", "jumps."])
     #expect(
-        ReadingScreen.lines(sentence: sentence, number: 1, of: 1, word: nil, columns: 80)
-            == ["sentence 1 of 1", "The quick brown fox jumps."])
+        ReadingScreen.lines(sentence: sentence, number: 1, of: 1, word: nil, paused: true, columns: 80)
+            == ["sentence 1 of 1 (paused)", "The quick brown fox jumps."])
     let long = "abcdefghijklmnop"
     #expect(
         ReadingScreen.lines(sentence: long, number: 1, of: 1, word: long.startIndex..<long.endIndex, columns: 10)

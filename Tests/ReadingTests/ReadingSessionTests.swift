@@ -50,8 +50,13 @@ private let word = text.startIndex..<text.endIndex
     #expect(session.isPaused)
     #expect(session.handle(.pauseKey) == [.resume])
     #expect(session.handle(.pauseKey) == [.pause])
-    #expect(session.handle(.nextKey) == [.stop, .show(1, word: nil)])
+    #expect(session.handle(.nextKey) == [.stop, .resume, .show(1, word: nil)])
     #expect(!session.isPaused)
+    #expect(session.handle(.pauseKey) == [.pause])
+    #expect(session.handle(.nextKey) == [.resume, .show(2, word: nil)])
+    #expect(session.handle(.pauseKey) == [.pause])
+    #expect(session.handle(.cancelled(0)) == [])
+    #expect(session.handle(.cancelled(1)) == [.speak(2), .pause])
 }
 
 @Test func `quit stops and ends, a cancel from elsewhere ends once nothing is left`() {
