@@ -69,7 +69,9 @@ extension UtterCommand {
             }
             let reader = Reader(
                 channel: channel, utterances: utterances, places: places, hash: ReadingPosition.hash(text.readable),
-                interactive: output == nil && Terminal.isInteractive)
+                interactive: output == nil && Terminal.isInteractive,
+                // speech-dispatcher cuts off a text message when the next arrives: one at a time there.
+                lookahead: speech.server ? 0 : 1)
             try await reader.read(from: first)
         }
 
