@@ -84,12 +84,10 @@ struct SentenceRules: Sendable {
             if speakerTags, isSpeakerTag(next) { return true }
         }
         guard sentence.last == "." else { return false }
-        let words = sentence.split(whereSeparator: \.isWhitespace)
-        let word = words.last.map { $0.drop(while: opening.contains) } ?? ""
+        let (before, last) = Self.lastWords(of: sentence)
+        let word = last.drop(while: opening.contains)
         if abbreviations.contains(String(word)) { return true }
-        if words.count >= 2, abbreviations.contains("\(words[words.count - 2].drop(while: opening.contains)) \(word)") {
-            return true
-        }
+        if !before.isEmpty, abbreviations.contains("\(before.drop(while: opening.contains)) \(word)") { return true }
         if word.count == 2, let initial = word.first, initial.isUppercase { return true }
         guard let following = next.first else { return false }
         if following.isNumber, beforeNumbers.contains(String(word)) { return true }
@@ -99,11 +97,27 @@ struct SentenceRules: Sendable {
         else { return false }
         // `Nr. 7. Es ist` ends a sentence: an ordinal comes after an article or a preposition
         // (`am 3.`, `der 2.`), or before a month. (`um 7. Dann` is taken for one too.)
-        let before = words.count >= 2 ? words[words.count - 2] : ""
         let nextWord = next.prefix { $0.isLetter }
         return (1...4).contains(before.count) && before.dropFirst().allSatisfy(\.isLowercase)
             && before.first?.isLetter == true
             || AbbreviationTable.months.contains(String(nextWord))
+    }
+
+    /// The last word of `sentence` and the one before it (empty when there is none).
+    private static func lastWords(of sentence: Substring) -> (Substring, Substring) {
+        func word(endingAt end: Substring.Index) -> Substring {
+            var end = end
+            while end > sentence.startIndex, sentence[sentence.index(before: end)].isWhitespace {
+                end = sentence.index(before: end)
+            }
+            var start = end
+            while start > sentence.startIndex, !sentence[sentence.index(before: start)].isWhitespace {
+                start = sentence.index(before: start)
+            }
+            return sentence[start..<end]
+        }
+        let last = word(endingAt: sentence.endIndex)
+        return (word(endingAt: last.startIndex), last)
     }
 
     /// A few characters ending in a verb of saying: `他说。`, `她问道：`.

@@ -41,14 +41,24 @@ public struct SentenceSplitter: Sendable {
             if unit == 0x0A {
                 if let lineBreak { (blankLine[lineBreak], blankLine[index]) = (true, true) }
                 lineBreak = index
-            } else if ![0x20, 0x09, 0x0B, 0x0C, 0x0D].contains(unit) {
+            } else if !Self.isSpace(unit) {
                 lineBreak = nil
             }
         }
-        for index in units.indices where [0x0A, 0x0D, 0x85, 0x2028].contains(units[index]) && !blankLine[index] {
+        for index in units.indices where Self.isLineBreak(units[index]) && !blankLine[index] {
             units[index] = 0x20
         }
         return units
+    }
+
+    /// Space within a line (a carriage return belongs to its line break).
+    private static func isSpace(_ unit: UInt16) -> Bool {
+        unit == 0x20 || unit == 0x09 || unit == 0x0B || unit == 0x0C || unit == 0x0D
+    }
+
+    /// What ICU takes for the end of a paragraph, but U+2029, which is one.
+    private static func isLineBreak(_ unit: UInt16) -> Bool {
+        unit == 0x0A || unit == 0x0D || unit == 0x85 || unit == 0x2028
     }
 
     private static func trimmed(_ range: Range<String.Index>, in text: String) -> Range<String.Index> {
