@@ -1,13 +1,19 @@
 /// What `utter read` shows on a terminal: `sentence N of M` (and `(paused)`), then the sentence
 /// wrapped to the terminal's width with the word being heard in reverse video.
 public enum ReadingScreen {
-    /// The lines to draw, without line ends; `word` is a range of `sentence`.
+    /// The lines to draw, without line ends, at most `rows`; `word` is a range of `sentence`. A
+    /// sentence too long for the screen is shown a page at a time, the page with the word heard.
     public static func lines(
-        sentence: String, number: Int, of count: Int, word: Range<String.Index>?, paused: Bool = false, columns: Int
+        sentence: String, number: Int, of count: Int, word: Range<String.Index>?, paused: Bool = false, columns: Int,
+        rows: Int = .max
     ) -> [String] {
         let heading = "sentence \(number) of \(count)" + (paused ? " (paused)" : "")
+        let lines = wrapped(sentence, columns: max(columns, 10))
+        let page = max(rows - 1, 1)
+        let heard = word.flatMap { word in lines.firstIndex { $0.overlaps(word) || $0.upperBound == word.lowerBound } }
+        let first = (heard ?? 0) / page * page
         return [heading]
-            + wrapped(sentence, columns: max(columns, 10)).map { line in
+            + lines[first..<min(first + page, lines.count)].map { line in
                 render(line, in: sentence, highlighting: word)
             }
     }

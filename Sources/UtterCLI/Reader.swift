@@ -48,13 +48,13 @@ struct Reader {
                     }
                 case .pause:
                     channel.pause(at: .immediate)
-                    Terminal.write(display.show(paused: true, columns: Terminal.columns))
+                    Terminal.write(display.show(paused: true, columns: Terminal.columns, rows: Terminal.rows))
                 case .resume:
                     channel.resume()
-                    Terminal.write(display.show(paused: false, columns: Terminal.columns))
+                    Terminal.write(display.show(paused: false, columns: Terminal.columns, rows: Terminal.rows))
                 case .stop: channel.stop(at: .immediate)
                 case .show(let sentence, let word):
-                    Terminal.write(display.show(sentence, word: word, columns: Terminal.columns))
+                    Terminal.write(display.show(sentence, word: word, columns: Terminal.columns, rows: Terminal.rows))
                 case .save(let sentence):
                     guard let places else { break }
                     do {

@@ -16,7 +16,7 @@ struct ReadingDisplay {
     }
 
     /// What to write to show `sentence` with `word` being heard.
-    mutating func show(_ sentence: Int, word: Range<String.Index>?, columns: Int) -> String {
+    mutating func show(_ sentence: Int, word: Range<String.Index>?, columns: Int, rows: Int) -> String {
         guard interactive else {
             guard word == nil, lastPrinted != sentence else { return "" }
             lastPrinted = sentence
@@ -26,16 +26,16 @@ struct ReadingDisplay {
         // One column spare: a line that fills the last column would make some terminals wrap.
         let lines = ReadingScreen.lines(
             sentence: sentences[sentence], number: sentence + 1, of: sentences.count, word: word, paused: paused,
-            columns: columns - 1)
+            columns: columns - 1, rows: rows)
         defer { drawnLines = lines.count }
         return erase() + lines.joined(separator: "\n")
     }
 
     /// What to write when reading pauses or resumes: the same sentence, marked paused or not.
-    mutating func show(paused: Bool, columns: Int) -> String {
+    mutating func show(paused: Bool, columns: Int, rows: Int) -> String {
         self.paused = paused
         guard interactive, let shown else { return "" }
-        return show(shown.sentence, word: shown.word, columns: columns)
+        return show(shown.sentence, word: shown.word, columns: columns, rows: rows)
     }
 
     /// What to write at the end: a line end after the last drawing, so the shell's prompt starts afresh.

@@ -33,3 +33,14 @@ private func wrapped(_ text: String, _ columns: Int) -> [String] {
         ReadingScreen.lines(sentence: long, number: 1, of: 1, word: long.startIndex..<long.endIndex, columns: 10)
             == ["sentence 1 of 1", "\u{1B}[7mabcdefghij\u{1B}[27m", "\u{1B}[7mklmnop\u{1B}[27m"])
 }
+
+@Test func `a sentence longer than the screen is shown a page at a time, the page with the word heard`() {
+    let sentence = "one two three four five six seven"
+    let six = sentence.firstRange(of: "six")!
+    #expect(
+        ReadingScreen.lines(sentence: sentence, number: 1, of: 1, word: nil, columns: 10, rows: 3)
+            == ["sentence 1 of 1", "one two", "three four"])
+    #expect(
+        ReadingScreen.lines(sentence: sentence, number: 1, of: 1, word: six, columns: 10, rows: 3)
+            == ["sentence 1 of 1", "five six".replacing("six", with: "\u{1B}[7msix\u{1B}[27m"), "seven"])
+}
