@@ -119,6 +119,7 @@ let package = Package(
         .testTarget(name: "ConfigurationTests", dependencies: ["Configuration"], swiftSettings: upcoming),
         .testTarget(name: "VoicesTests", dependencies: ["Voices"], swiftSettings: upcoming),
         .testTarget(name: "PlaybackTests", dependencies: ["Playback", "SSML"], swiftSettings: upcoming),
+        .testTarget(name: "SystemTests", dependencies: ["System"], swiftSettings: upcoming),
         .testTarget(
             name: "AudioOutputTests", dependencies: ["AudioOutput", "AudioSinks", "System", "TestSupport"],
             swiftSettings: upcoming),
