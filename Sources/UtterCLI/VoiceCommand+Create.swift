@@ -1,0 +1,257 @@
+import ArgumentParser
+import Configuration
+import RegularFiles
+import SoundFiles
+import System
+import UtterKit
+import Voices
+
+extension UtterCommand.VoiceCommand {
+    struct Create: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Make a clip voice: each phrase of a file recorded by a voice, or taken from recordings.",
+            discussion: """
+                The phrases file holds one phrase a line; blank lines and lines starting with # are \
+                skipped. With --clips, a phrase's recording is the file a tab after it names (relative \
+                to the folder), else the one named by its slug: 'Good morning!' is good-morning.wav \
+                (or .flac, .ogg, .oga, .opus, .aiff, .aif, .au, .caf, .mp3). Without --clips each phrase \
+                is spoken by --with-voice (else the voice for --language) into clips/<slug>.flac. \
+                The voice is made in a hidden folder and moved into place when complete; a running \
+                sd_utter lists it at once.
+                """)
+
+        @Argument(help: "The voice's name, as clients list and select it; also its folder's name.")
+        var name: String
+
+        @Option(name: .shortAndLong, help: "The voice's language (BCP 47, e.g. en-US).")
+        var language: String
+
+        @Option(help: "Further languages it is listed under, separated by commas.")
+        var supports: String?
+
+        @Option(help: "The file of phrases, one a line.")
+        var phrases: String
+
+        @Option(help: "The voice that speaks the phrases, and what no clip covers (see 'utter voices').")
+        var withVoice: String?
+
+        @Option(help: "The folder of recordings to take the clips from.")
+        var clips: String?
+
+        @Option(help: "The format of recorded clips: flac or wav.")
+        var format: String = "flac"
+
+        @Option(help: "The voice's folder. Default: ~/.local/share/utter/voices/NAME.")
+        var into: String?
+
+        @Flag(help: "Replace the voice's folder if it exists.")
+        var force = false
+
+        func validate() throws {
+            let trimmed = name.drop { $0.isWhitespace }.reversed().drop { $0.isWhitespace }
+            guard !name.isEmpty, trimmed.count == name.count, name.count <= 100, !name.hasPrefix("."),
+                !name.contains("/"), !name.unicodeScalars.contains(where: { $0.properties.generalCategory == .control })
+            else {
+                throw ValidationError(
+                    "'\(name)' cannot name a voice: use 1 to 100 characters, no '/' or control characters, no '.' first and no spaces at either end."
+                )
+            }
+            for tag in [language] + supportedLanguages where LanguageTag(tag) == nil {
+                throw ValidationError("'\(tag)' is not a BCP 47 language tag; try one like 'en-US' or 'de'.")
+            }
+            guard withVoice == nil || clips == nil else {
+                throw ValidationError("Give --with-voice or --clips, not both: the clips are either recorded or spoken.")
+            }
+            guard format == "flac" || format == "wav" else {
+                throw ValidationError("--format must be flac or wav.")
+            }
+        }
+
+        private var supportedLanguages: [String] {
+            (supports ?? "").split(separator: ",").map { String($0.filter { !$0.isWhitespace }) }
+        }
+
+        func run() async throws {
+            let folders = UserFolders()
+            let target = into ?? "\(folders.dataHome)/utter/voices/\(name)"
+            let phraseText: String
+            switch readTextFile(phrases) {
+            case .success(let text): phraseText = text
+            case .failure(let error): throw UtterError("Cannot read the phrases file '\(phrases)': \(error).")
+            }
+            let (list, listProblems) = PhraseList.parse(phraseText)
+            var problems = listProblems.map { (line: $0.lineNumber, message: $0.message) }
+            var recordings: [String] = []
+            if let clips {
+                for entry in list.entries {
+                    switch recording(of: entry, in: clips) {
+                    case .success(let path): recordings.append(path)
+                    case .failure(let problem): problems.append((entry.lineNumber, problem.description))
+                    }
+                }
+            } else {
+                for entry in list.entries where entry.recording != nil {
+                    problems.append((entry.lineNumber, "names a recording, but the clips are spoken; use --clips FOLDER"))
+                }
+            }
+            var lines = problems.sorted { $0.line < $1.line }.map { "\(phrases):\($0.line): \($0.message)" }
+            if list.entries.isEmpty && problems.isEmpty { lines.append("\(phrases) holds no phrase") }
+            if FileSystem.exists(target) && !force {
+                lines.append("\(folders.shown(target)) exists; give --force to replace it")
+            }
+            guard lines.isEmpty else {
+                throw UtterError("No voice was made:\n" + lines.joined(separator: "\n"))
+            }
+
+            var manifest = ClipVoiceManifest(
+                name: name, identifier: "clips:\(name)", primaryLanguages: [LanguageTag(language)!.description])
+            manifest.supportedLanguages = supportedLanguages.map { LanguageTag($0)!.description }
+            let parent = FileSystem.parent(of: target)
+            let building: String
+            do {
+                try FileSystem.createDirectories(parent)
+                building = try FileSystem.makeTemporaryDirectory(prefix: "\(parent)/.\(name).utter-new-")
+                try FileSystem.createDirectories(building + "/clips")
+            } catch {
+                throw UtterError("Cannot make a folder in \(folders.shown(parent)): \(error).")
+            }
+            let recordedBy: String
+            do {
+                if let clips {
+                    recordedBy = "copied from \(clips)"
+                    for (entry, recording) in zip(list.entries, recordings) {
+                        let file = "clips/\(entry.slug).\(soundExtension(of: recording))"
+                        do {
+                            try FileSystem.copy(recording, to: "\(building)/\(file)", mode: 0o644)
+                        } catch {
+                            throw UtterError("Cannot copy \(recording): \(error).")
+                        }
+                        manifest.clips.append(.init(phrase: entry.phrase, file: file, lineNumber: 0))
+                    }
+                } else {
+                    let voice = try await speak(list.entries, into: building)
+                    manifest.clips = list.entries.map {
+                        .init(phrase: $0.phrase, file: "clips/\($0.slug).\(format)", lineNumber: 0)
+                    }
+                    if let voice { manifest.fallback = .espeak(voice) }
+                    recordedBy = "spoken by " + (voice ?? "espeak-ng's voice for \(manifest.primaryLanguages[0])")
+                }
+                try install(manifest, from: building, at: target)
+            } catch {
+                try? FileSystem.removeTree(building)
+                throw error
+            }
+            let quotedName = shellQuoted(name)
+            print(
+                """
+                Made the clip voice \(quotedName) in \(folders.shown(target)): \(manifest.clips.count) clips \(recordedBy), \
+                for \(([manifest.primaryLanguages[0]] + manifest.supportedLanguages).joined(separator: ", ")).
+                Hear it:  spd-say -o utter -y \(quotedName) \(shellQuoted(list.entries[0].phrase))
+                Check it: utter voice check \(shellQuoted(target))
+                """)
+        }
+
+        /// The recording of `entry` in `folder`, or why there is none that will do.
+        private func recording(of entry: PhraseList.Entry, in folder: String) -> Result<String, UtterError> {
+            let path: String
+            if let named = entry.recording {
+                path = named.hasPrefix("/") ? named : "\(folder)/\(named)"
+                guard FileSystem.isRegularFile(path) else {
+                    return .failure(UtterError("recording \(path) is missing"))
+                }
+            } else {
+                let found = VoiceFolderCheck.soundExtensions.map { "\(entry.slug).\($0)" }
+                    .filter { FileSystem.isRegularFile("\(folder)/\($0)") }
+                guard found.count == 1 else {
+                    return .failure(
+                        UtterError(
+                            found.isEmpty
+                                ? "no recording of \(entry.phrase.debugDescription) in \(folder): call it \(entry.slug).wav (or .flac, .ogg…) or name it after a tab"
+                                : "\(entry.phrase.debugDescription) has \(found.count) recordings in \(folder) (\(found.joined(separator: ", "))); name one after a tab"
+                        ))
+                }
+                path = "\(folder)/\(found[0])"
+            }
+            if let problem = VoiceFolderCheck.soundProblem(at: path) {
+                return .failure(UtterError("recording \(path) \(problem)"))
+            }
+            return .success(path)
+        }
+
+        /// Speaks every phrase with one speaker into one file, then cuts it into a clip a phrase at the
+        /// lengths the file had when each phrase finished; the voice's name, nil when none was asked for.
+        private func speak(_ entries: [PhraseList.Entry], into building: String) async throws -> String? {
+            let scratch = "\(building)/.spoken.wav"
+            var ends: [Int] = []
+            let voiceName: String?
+            do {
+                let speaker = try Speaker(output: .file(path: scratch))
+                if let withVoice {
+                    let voice = try speaker.voice(named: withVoice)
+                    guard voice.kind == .espeakNG else {
+                        throw UtterError(
+                            "'\(withVoice)' is a clip voice; the phrases need an espeak-ng voice ('utter voices' lists them)."
+                        )
+                    }
+                    voiceName = voice.name
+                } else {
+                    voiceName = nil
+                }
+                for entry in entries {
+                    var utterance = Utterance(text: entry.phrase)
+                    utterance.voice = voiceName
+                    utterance.language = language
+                    for await event in speaker.speak(utterance) {
+                        if case .cancelled = event { throw UtterError("Speech was cut off.") }
+                    }
+                    ends.append(try SoundFileInfo(path: scratch).frames)
+                }
+            } catch let error as SpeakerError {
+                throw UtterError(error.description)
+            }
+            let spoken = try SoundClip.load(scratch, sampleRate: SoundFileInfo(path: scratch).sampleRate, maximumSeconds: .infinity)
+            var start = 0
+            for (entry, end) in zip(entries, ends) {
+                let store = try SoundFileStore(path: "\(building)/clips/\(entry.slug).\(format)", sampleRate: spoken.sampleRate)
+                if let error = spoken.samples[start..<end].withUnsafeBufferPointer({ store.append($0) }) { throw UtterError("\(error)") }
+                store.close()
+                start = end
+            }
+            try FileSystem.removeFile(scratch)
+            return voiceName
+        }
+
+        /// Writes the manifest into `building` and moves the folder to `target`, replacing what is there.
+        private func install(_ manifest: ClipVoiceManifest, from building: String, at target: String) throws {
+            let parent = FileSystem.parent(of: target)
+            do {
+                try FileSystem.write(Array(manifest.text.utf8), to: "\(building)/\(VoiceLibrary.manifestName)")
+                // mkdtemp's folder is the user's alone; a voice is read by speech-dispatcher's user too.
+                try FileSystem.setMode(building, 0o755)
+                try FileSystem.setMode(building + "/clips", 0o755)
+                if FileSystem.exists(target) {
+                    // Moved aside first: a folder can only replace an empty one.
+                    let old = try FileSystem.makeTemporaryDirectory(prefix: "\(parent)/.\(name).utter-old-")
+                    try FileSystem.move(target, to: old)
+                    try FileSystem.move(building, to: target)
+                    try FileSystem.removeTree(old)
+                } else {
+                    try FileSystem.move(building, to: target)
+                }
+            } catch {
+                throw UtterError("Cannot put the voice in \(target): \(error).")
+            }
+        }
+    }
+}
+
+/// The lowercased extension of a file name (`wav` for `Take 1.WAV`).
+private func soundExtension(of path: String) -> String {
+    path.split(separator: "/").last.flatMap { $0.split(separator: ".").last }.map { $0.lowercased() } ?? ""
+}
+
+/// `text` as one shell word: as it is when that is safe, else in single quotes.
+private func shellQuoted(_ text: String) -> String {
+    let plain = !text.isEmpty && text.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || "-_./:@%+=,".contains($0)) }
+    return plain ? text : "'" + text.split(separator: "'", omittingEmptySubsequences: false).joined(separator: "'\\''") + "'"
+}

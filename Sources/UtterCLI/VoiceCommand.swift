@@ -1,0 +1,21 @@
+import ArgumentParser
+
+extension UtterCommand {
+    /// `utter voice`: clip voices made, checked and listed.
+    struct VoiceCommand: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "voice",
+            abstract: "Make a clip voice from recordings or another voice's speech, check one, list the voices.",
+            subcommands: [Create.self, Check.self, List.self])
+
+        struct List: ParsableCommand {
+            static let configuration = CommandConfiguration(abstract: VoiceListing.abstract)
+
+            @OptionGroup var listing: VoiceListing
+
+            func run() throws {
+                try listing.printVoices()
+            }
+        }
+    }
+}
