@@ -29,7 +29,7 @@ extension UtterCommand.VoiceCommand {
             for line in check.problems { print(line) }
             for line in check.warnings { print("warning: \(line)") }
             guard check.problems.isEmpty, let manifest = check.manifest else {
-                print("\(check.problems.count) \(check.problems.count == 1 ? "problem" : "problems") in \(folder)")
+                print("\(counted(check.problems.count, "problem")) in \(folder)")
                 throw ExitCode(1)
             }
             let languages = (manifest.primaryLanguages + manifest.supportedLanguages).joined(separator: ", ")
@@ -39,10 +39,8 @@ extension UtterCommand.VoiceCommand {
                 case .espeak(let voice): voice
                 case .none: "none"
                 }
-            let warnings = check.warnings.isEmpty ? "" : " (\(check.warnings.count) warnings)"
-            print(
-                "\(manifest.name): \(manifest.clips.count) clips, \(languages), fallback \(fallback); no problems\(warnings)"
-            )
+            let warnings = check.warnings.isEmpty ? "" : " (\(counted(check.warnings.count, "warning")))"
+            print("\(manifest.name) (\(languages)): \(counted(manifest.clips.count, "clip")), fallback \(fallback); no problems\(warnings)")
         }
     }
 }

@@ -60,7 +60,7 @@ extension UtterCommand.VoiceCommand {
                 throw ValidationError("'\(tag)' is not a BCP 47 language tag; try one like 'en-US' or 'de'.")
             }
             guard withVoice == nil || clips == nil else {
-                throw ValidationError("Give --with-voice or --clips, not both: the clips are either recorded or spoken.")
+                throw ValidationError("Give --with-voice or --clips, not both: clips are either spoken by a voice or copied from recordings.")
             }
             guard format == "flac" || format == "wav" else {
                 throw ValidationError("--format must be flac or wav.")
@@ -144,8 +144,8 @@ extension UtterCommand.VoiceCommand {
             let quotedName = shellQuoted(name)
             print(
                 """
-                Made the clip voice \(quotedName) in \(folders.shown(target)): \(manifest.clips.count) clips \(recordedBy), \
-                for \(([manifest.primaryLanguages[0]] + manifest.supportedLanguages).joined(separator: ", ")).
+                Made the clip voice \(quotedName) (\((manifest.primaryLanguages + manifest.supportedLanguages).joined(separator: ", "))) \
+                in \(folders.shown(target)): \(counted(manifest.clips.count, "clip")) \(recordedBy).
                 Hear it:  spd-say -o utter -y \(quotedName) \(shellQuoted(list.entries[0].phrase))
                 Check it: utter voice check \(shellQuoted(target))
                 """)

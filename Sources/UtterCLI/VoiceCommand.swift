@@ -19,3 +19,8 @@ extension UtterCommand {
         }
     }
 }
+
+/// `count` and `noun`, in the plural unless the count is one: `1 clip`, `3 clips`.
+func counted(_ count: Int, _ noun: String) -> String {
+    "\(count) \(noun)\(count == 1 ? "" : "s")"
+}

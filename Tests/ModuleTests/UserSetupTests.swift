@@ -341,5 +341,5 @@ import Testing
     }
 }
 
-private var utterPath: String { String(modulePath().dropLast("sd_utter".count)) + "utter" }
+var utterPath: String { String(modulePath().dropLast("sd_utter".count)) + "utter" }
 private var root: String { String(#filePath.dropLast("/Tests/ModuleTests/UserSetupTests.swift".count)) }
