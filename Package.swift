@@ -98,9 +98,10 @@ let package = Package(
         .target(
             name: "UtterCLI",
             dependencies: [
-                "UtterKit", "SpeechDispatcherClient", "AudioOutput", "Configuration", "RegularFiles", "System",
+                "UtterKit", "SpeechDispatcherClient", "AudioOutput", "Configuration", "RegularFiles", "System", "SSML",
                 "Voices", "SoundFiles",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "RealModule", package: "swift-numerics"),
             ],
             swiftSettings: upcoming),
         .executableTarget(
