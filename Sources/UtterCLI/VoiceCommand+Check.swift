@@ -40,7 +40,9 @@ extension UtterCommand.VoiceCommand {
                 case .none: "none"
                 }
             let warnings = check.warnings.isEmpty ? "" : " (\(counted(check.warnings.count, "warning")))"
-            print("\(manifest.name) (\(languages)): \(counted(manifest.clips.count, "clip")), fallback \(fallback); no problems\(warnings)")
+            print(
+                "\(manifest.name) (\(languages)): \(counted(manifest.clips.count, "clip")), fallback \(fallback); no problems\(warnings)"
+            )
         }
     }
 }

@@ -60,7 +60,9 @@ extension UtterCommand.VoiceCommand {
                 throw ValidationError("'\(tag)' is not a BCP 47 language tag; try one like 'en-US' or 'de'.")
             }
             guard withVoice == nil || clips == nil else {
-                throw ValidationError("Give --with-voice or --clips, not both: clips are either spoken by a voice or copied from recordings.")
+                throw ValidationError(
+                    "Give --with-voice or --clips, not both: clips are either spoken by a voice or copied from recordings."
+                )
             }
             guard format == "flac" || format == "wav" else {
                 throw ValidationError("--format must be flac or wav.")
@@ -91,13 +93,31 @@ extension UtterCommand.VoiceCommand {
                 }
             } else {
                 for entry in list.entries where entry.recording != nil {
-                    problems.append((entry.lineNumber, "names a recording, but the clips are spoken; use --clips FOLDER"))
+                    problems.append(
+                        (entry.lineNumber, "names a recording, but the clips are spoken; use --clips FOLDER"))
                 }
             }
             var lines = problems.sorted { $0.line < $1.line }.map { "\(phrases):\($0.line): \($0.message)" }
             if list.entries.isEmpty && problems.isEmpty { lines.append("\(phrases) holds no phrase") }
-            if FileSystem.exists(target) && !force {
+            let replacing = FileSystem.exists(target)
+            if replacing && !force {
                 lines.append("\(folders.shown(target)) exists; give --force to replace it")
+            }
+            let installed: [VoiceDescription]
+            do {
+                installed = try Speaker.installedVoices()
+            } catch {
+                throw UtterError(error.description)
+            }
+            // The voice library leaves out a voice whose name or identifier another voice has.
+            let wanted = [name.lowercased(), "clips:\(name)".lowercased()]
+            if let taken = installed.first(where: {
+                ($0.kind == .espeakNG || !replacing)
+                    && (wanted.contains($0.name.lowercased()) || wanted.contains($0.identifier.lowercased()))
+            }) {
+                lines.append(
+                    "the \(taken.kind == .espeakNG ? "espeak-ng" : "clip") voice \(taken.name.debugDescription) (\(taken.identifier)) has that name; choose another"
+                )
             }
             guard lines.isEmpty else {
                 throw UtterError("No voice was made:\n" + lines.joined(separator: "\n"))
@@ -151,76 +171,6 @@ extension UtterCommand.VoiceCommand {
                 """)
         }
 
-        /// The recording of `entry` in `folder`, or why there is none that will do.
-        private func recording(of entry: PhraseList.Entry, in folder: String) -> Result<String, UtterError> {
-            let path: String
-            if let named = entry.recording {
-                path = named.hasPrefix("/") ? named : "\(folder)/\(named)"
-                guard FileSystem.isRegularFile(path) else {
-                    return .failure(UtterError("recording \(path) is missing"))
-                }
-            } else {
-                let found = VoiceFolderCheck.soundExtensions.map { "\(entry.slug).\($0)" }
-                    .filter { FileSystem.isRegularFile("\(folder)/\($0)") }
-                guard found.count == 1 else {
-                    return .failure(
-                        UtterError(
-                            found.isEmpty
-                                ? "no recording of \(entry.phrase.debugDescription) in \(folder): call it \(entry.slug).wav (or .flac, .ogg…) or name it after a tab"
-                                : "\(entry.phrase.debugDescription) has \(found.count) recordings in \(folder) (\(found.joined(separator: ", "))); name one after a tab"
-                        ))
-                }
-                path = "\(folder)/\(found[0])"
-            }
-            if let problem = VoiceFolderCheck.soundProblem(at: path) {
-                return .failure(UtterError("recording \(path) \(problem)"))
-            }
-            return .success(path)
-        }
-
-        /// Speaks every phrase with one speaker into one file, then cuts it into a clip a phrase at the
-        /// lengths the file had when each phrase finished; the voice's name, nil when none was asked for.
-        private func speak(_ entries: [PhraseList.Entry], into building: String) async throws -> String? {
-            let scratch = "\(building)/.spoken.wav"
-            var ends: [Int] = []
-            let voiceName: String?
-            do {
-                let speaker = try Speaker(output: .file(path: scratch))
-                if let withVoice {
-                    let voice = try speaker.voice(named: withVoice)
-                    guard voice.kind == .espeakNG else {
-                        throw UtterError(
-                            "'\(withVoice)' is a clip voice; the phrases need an espeak-ng voice ('utter voices' lists them)."
-                        )
-                    }
-                    voiceName = voice.name
-                } else {
-                    voiceName = nil
-                }
-                for entry in entries {
-                    var utterance = Utterance(text: entry.phrase)
-                    utterance.voice = voiceName
-                    utterance.language = language
-                    for await event in speaker.speak(utterance) {
-                        if case .cancelled = event { throw UtterError("Speech was cut off.") }
-                    }
-                    ends.append(try SoundFileInfo(path: scratch).frames)
-                }
-            } catch let error as SpeakerError {
-                throw UtterError(error.description)
-            }
-            let spoken = try SoundClip.load(scratch, sampleRate: SoundFileInfo(path: scratch).sampleRate, maximumSeconds: .infinity)
-            var start = 0
-            for (entry, end) in zip(entries, ends) {
-                let store = try SoundFileStore(path: "\(building)/clips/\(entry.slug).\(format)", sampleRate: spoken.sampleRate)
-                if let error = spoken.samples[start..<end].withUnsafeBufferPointer({ store.append($0) }) { throw UtterError("\(error)") }
-                store.close()
-                start = end
-            }
-            try FileSystem.removeFile(scratch)
-            return voiceName
-        }
-
         /// Writes the manifest into `building` and moves the folder to `target`, replacing what is there.
         private func install(_ manifest: ClipVoiceManifest, from building: String, at target: String) throws {
             let parent = FileSystem.parent(of: target)
@@ -252,6 +202,8 @@ private func soundExtension(of path: String) -> String {
 
 /// `text` as one shell word: as it is when that is safe, else in single quotes.
 private func shellQuoted(_ text: String) -> String {
-    let plain = !text.isEmpty && text.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || "-_./:@%+=,".contains($0)) }
-    return plain ? text : "'" + text.split(separator: "'", omittingEmptySubsequences: false).joined(separator: "'\\''") + "'"
+    let plain =
+        !text.isEmpty && text.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || "-_./:@%+=,".contains($0)) }
+    return plain
+        ? text : "'" + text.split(separator: "'", omittingEmptySubsequences: false).joined(separator: "'\\''") + "'"
 }

@@ -71,11 +71,14 @@ package struct VoiceFolderCheck {
         }
         if espeak.voice(named: manifest.identifier) != nil {
             problem(
-                at: "identifier", "\(manifest.identifier.debugDescription) is an espeak-ng voice's identifier; choose another")
+                at: "identifier",
+                "\(manifest.identifier.debugDescription) is an espeak-ng voice's identifier; choose another")
         }
         if case .espeak(let fallback) = manifest.fallback, VoiceLibrary.espeakVoice(named: fallback, in: espeak) == nil
         {
-            problem(at: "fallback", "fallback voice \(fallback.debugDescription) is not an espeak-ng voice (see 'utter voices')")
+            problem(
+                at: "fallback",
+                "fallback voice \(fallback.debugDescription) is not an espeak-ng voice (see 'utter voices')")
         }
 
         var lineByKey: [String: Int] = [:]
@@ -85,7 +88,8 @@ package struct VoiceFolderCheck {
             if let key = PhraseBook.matchKey(of: clip.phrase) {
                 if let earlier = lineByKey[key] {
                     problem(
-                        "\(clip.phrase.debugDescription) is the same phrase as line \(earlier)'s; this clip is never played")
+                        "\(clip.phrase.debugDescription) is the same phrase as line \(earlier)'s; this clip is never played"
+                    )
                 } else {
                     lineByKey[key] = clip.lineNumber
                 }

@@ -88,7 +88,9 @@ private func tone(frequency: Double, seconds: Double) -> [Int16] {
     let recordings = authoring.home + "/recordings"
     mkdir(recordings, 0o755)
     mkdir(recordings + "/takes", 0o755)
-    #expect(SoundFileContents.writeWAV(tone(frequency: 440, seconds: 0.5), sampleRate: 22050, to: recordings + "/hello.wav"))
+    #expect(
+        SoundFileContents.writeWAV(tone(frequency: 440, seconds: 0.5), sampleRate: 22050, to: recordings + "/hello.wav")
+    )
     #expect(
         SoundFileContents.writeWAV(
             tone(frequency: 660, seconds: 0.7), sampleRate: 22050, to: recordings + "/takes/morning 2.wav"))
@@ -186,7 +188,8 @@ private func tone(frequency: Double, seconds: Double) -> [Int16] {
     #expect(nameless.standardOutput == "voice.conf: it has no Name\n1 problem in \(folder)\n")
     let missing = authoring.utter("voice", "check", authoring.home + "/nowhere")
     #expect(missing.status == 1)
-    #expect(missing.standardOutput == "\(authoring.home)/nowhere is not a folder\n1 problem in \(authoring.home)/nowhere\n")
+    #expect(
+        missing.standardOutput == "\(authoring.home)/nowhere is not a folder\n1 problem in \(authoring.home)/nowhere\n")
 }
 
 @Test func `create refuses bad arguments, listing every problem, and makes nothing`() throws {
@@ -203,7 +206,10 @@ private func tone(frequency: Double, seconds: Double) -> [Int16] {
             "'../up' cannot name a voice: use 1 to 100 characters, no '/' or control characters, no '.' first and no spaces at either end."
         ),
         (["Bell", "-l", "en US"], "'en US' is not a BCP 47 language tag; try one like 'en-US' or 'de'."),
-        (["Bell", "-l", "en", "--supports", "de,fr-"], "'fr-' is not a BCP 47 language tag; try one like 'en-US' or 'de'."),
+        (
+            ["Bell", "-l", "en", "--supports", "de,fr-"],
+            "'fr-' is not a BCP 47 language tag; try one like 'en-US' or 'de'."
+        ),
         (
             ["Bell", "-l", "en", "--clips", authoring.home, "--with-voice", "German"],
             "Give --with-voice or --clips, not both: clips are either spoken by a voice or copied from recordings."
@@ -256,9 +262,17 @@ private func tone(frequency: Double, seconds: Double) -> [Int16] {
     #expect(
         unreadable.standardError
             == "Error: Cannot read the phrases file '\(authoring.home)/none.txt': No such file or directory.\n")
-    let unknown = authoring.utter("voice", "create", "Other", "-l", "en", "--phrases", phrases, "--with-voice", "Nobody")
+    let unknown = authoring.utter(
+        "voice", "create", "Other", "-l", "en", "--phrases", phrases, "--with-voice", "Nobody")
     #expect(unknown.status == 1)
-    #expect(unknown.standardError == "Error: No voice is called 'Nobody'. Speaker.voices (or 'utter voices') lists them.\n")
+    #expect(
+        unknown.standardError == "Error: No voice is called 'Nobody'. Speaker.voices (or 'utter voices') lists them.\n")
+    let taken = authoring.utter("voice", "create", "german", "-l", "de", "--phrases", phrases)
+    #expect(taken.status == 1)
+    #expect(
+        taken.standardError
+            == "Error: No voice was made:\nthe espeak-ng voice \"German\" (espeak-ng:gmw/de) has that name; choose another\n"
+    )
     // Nothing made, nothing left behind: only the folder that was there.
     #expect(try FileSystem.entries(of: authoring.voices) == ["Bell"])
 }
