@@ -52,3 +52,27 @@ public struct SoundFileInfo: Equatable, Sendable {
         channels = Int(reader.info.channels)
     }
 }
+
+/// A sound file read from its start a stretch at a time, as mono 16-bit samples at its own rate:
+/// for cutting a long recording into clips without holding all of it.
+public struct SoundFileStream: ~Copyable {
+    private let reader: SoundFileReader
+    public var sampleRate: Int { Int(reader.info.samplerate) }
+
+    public init(path: String) throws(SoundFileError) {
+        reader = try SoundFileReader(path: path)
+    }
+
+    /// The next `frames` frames (channels averaged), fewer at the end of the file.
+    public func read(frames: Int) -> [Int16] {
+        let channels = Int(reader.info.channels)
+        var interleaved = [Int16](repeating: 0, count: frames * channels)
+        let read = interleaved.withUnsafeMutableBufferPointer {
+            max(0, Int(sf_readf_short(reader.file, $0.baseAddress, sf_count_t(frames))))
+        }
+        guard channels > 1 else { return Array(interleaved.prefix(read)) }
+        return (0..<read).map { frame in
+            Int16(interleaved[(frame * channels)..<((frame + 1) * channels)].reduce(0) { $0 + Int($1) } / channels)
+        }
+    }
+}

@@ -34,6 +34,8 @@ extension UtterCommand.VoiceCommand.Create {
 
     /// Speaks every phrase with one speaker into one file, then cuts it into a clip a phrase at the
     /// lengths the file had when each phrase finished; the voice's name, nil when none was asked for.
+    /// (espeak-ng keeps some state from one phrase to the next: a clip can differ from the phrase
+    /// spoken alone by a few samples, never in its start.)
     func speak(_ entries: [PhraseList.Entry], into building: String) async throws -> String? {
         let scratch = "\(building)/.spoken.wav"
         var ends: [Int] = []
@@ -63,15 +65,13 @@ extension UtterCommand.VoiceCommand.Create {
         } catch let error as SpeakerError {
             throw UtterError(error.description)
         }
-        let spoken = try SoundClip.load(
-            scratch, sampleRate: SoundFileInfo(path: scratch).sampleRate, maximumSeconds: .infinity)
+        let spoken = try SoundFileStream(path: scratch)
         var start = 0
         for (entry, end) in zip(entries, ends) {
             let store = try SoundFileStore(
                 path: "\(building)/clips/\(entry.slug).\(format)", sampleRate: spoken.sampleRate)
-            if let error = spoken.samples[start..<end].withUnsafeBufferPointer({ store.append($0) }) {
-                throw UtterError("\(error)")
-            }
+            let samples = spoken.read(frames: end - start)
+            if let error = samples.withUnsafeBufferPointer({ store.append($0) }) { throw UtterError("\(error)") }
             store.close()
             start = end
         }
