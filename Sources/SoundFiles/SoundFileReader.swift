@@ -53,26 +53,24 @@ public struct SoundFileInfo: Equatable, Sendable {
     }
 }
 
-/// A sound file read from its start a stretch at a time, as mono 16-bit samples at its own rate:
-/// for cutting a long recording into clips without holding all of it.
+/// A mono sound file read from its start a stretch at a time, as 16-bit samples at its own rate:
+/// for cutting a long rendering into clips without holding all of it.
 public struct SoundFileStream: ~Copyable {
     private let reader: SoundFileReader
     public var sampleRate: Int { Int(reader.info.samplerate) }
 
     public init(path: String) throws(SoundFileError) {
-        reader = try SoundFileReader(path: path)
+        let reader = try SoundFileReader(path: path)
+        guard reader.info.channels == 1 else { throw SoundFileError(path: path, reason: "it is not mono") }
+        self.reader = reader
     }
 
-    /// The next `frames` frames (channels averaged), fewer at the end of the file.
+    /// The next `frames` samples, fewer at the end of the file.
     public func read(frames: Int) -> [Int16] {
-        let channels = Int(reader.info.channels)
-        var interleaved = [Int16](repeating: 0, count: frames * channels)
-        let read = interleaved.withUnsafeMutableBufferPointer {
-            max(0, Int(sf_readf_short(reader.file, $0.baseAddress, sf_count_t(frames))))
+        var samples = [Int16](repeating: 0, count: frames)
+        let read = samples.withUnsafeMutableBufferPointer {
+            Int(sf_readf_short(reader.file, $0.baseAddress, sf_count_t(frames)))
         }
-        guard channels > 1 else { return Array(interleaved.prefix(read)) }
-        return (0..<read).map { frame in
-            Int16(interleaved[(frame * channels)..<((frame + 1) * channels)].reduce(0) { $0 + Int($1) } / channels)
-        }
+        return Array(samples.prefix(max(0, read)))
     }
 }
