@@ -5,7 +5,7 @@ extension UtterCommand {
     struct VoiceCommand: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "voice",
-            abstract: "Make a clip voice from recordings or another voice's speech, check one, list the voices.",
+            abstract: "Make a clip voice from recordings or speech, check one, list voices.",
             subcommands: [Create.self, Check.self, List.self])
 
         struct List: ParsableCommand {
