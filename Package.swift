@@ -107,7 +107,7 @@ let package = Package(
             name: "UtterCLI",
             dependencies: [
                 "UtterKit", "SpeechDispatcherClient", "AudioOutput", "Configuration", "RegularFiles", "System", "SSML",
-                "Reading", "Sentences",
+                "Voices", "SoundFiles", "Reading", "Sentences",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "RealModule", package: "swift-numerics"),
             ],
@@ -130,6 +130,7 @@ let package = Package(
         .testTarget(name: "ReadingTests", dependencies: ["Reading"], swiftSettings: upcoming),
         .testTarget(name: "SentencesTests", dependencies: ["Sentences"], swiftSettings: upcoming),
         .testTarget(name: "PlaybackTests", dependencies: ["Playback", "SSML"], swiftSettings: upcoming),
+        .testTarget(name: "SystemTests", dependencies: ["System"], swiftSettings: upcoming),
         .testTarget(
             name: "AudioOutputTests", dependencies: ["AudioOutput", "AudioSinks", "System", "TestSupport"],
             swiftSettings: upcoming),

@@ -38,24 +38,9 @@ public struct SoundClip: Equatable, Sendable {
     public static func load(
         _ path: String, sampleRate: Int, maximumSeconds: Double = 60
     ) throws(SoundFileError) -> SoundClip {
-        // Opened here rather than by libsndfile: a FIFO or device in a clip's place would block
-        // the synthesis thread in open() or read() for good.
-        let opened: RegularFile
-        switch openRegularFile(path, for: .reading) {
-        case .success(let file): opened = file
-        case .failure(.notRegularFile): throw SoundFileError(path: path, reason: "it is not a regular file")
-        case .failure(let error): throw SoundFileError(path: path, reason: "\(error)")
-        }
-        defer { close(opened.descriptor) }
-        var info = SF_INFO()
-        guard let file = sf_open_fd(opened.descriptor, Int32(SFM_READ), &info, 0) else {
-            throw SoundFileError(path: path, reason: String(cString: sf_strerror(nil)))
-        }
-        defer { sf_close(file) }
+        let reader = try SoundFileReader(path: path)
+        let (file, info) = (reader.file, reader.info)
         let channels = Int(info.channels)
-        guard channels > 0, info.samplerate > 0 else {
-            throw SoundFileError(path: path, reason: "it has no audio channels")
-        }
         guard Double(info.frames) <= maximumSeconds * Double(info.samplerate) else {
             throw SoundFileError(path: path, reason: "it is longer than \(Int(maximumSeconds)) seconds")
         }

@@ -7,10 +7,10 @@ import UtterKit
 extension UtterCommand {
     struct Read: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
-            abstract: "Read a text aloud, sentence by sentence, going on where the last reading stopped.",
+            abstract: "Read a long text aloud, sentence by sentence, from where you stopped.",
             discussion: """
-                FILE is plain text, or Markdown when its name ends in .md or .markdown; - (or no FILE) \
-                reads standard input to its end first. On a terminal the sentence being read is shown with \
+                The file is plain text, or Markdown when its name ends in .md or .markdown; - (or no \
+                file) reads standard input to its end first. On a terminal the sentence being read is shown with \
                 the word being heard highlighted. Keys: space pauses and resumes, n and p go to the next \
                 and the previous sentence, q (or Ctrl-C) quits. In a pipe each sentence is printed as it \
                 starts. The place in each file is kept in $XDG_STATE_HOME/utter (~/.local/state/utter) and \
@@ -20,7 +20,9 @@ extension UtterCommand {
 
         @OptionGroup var speech: SpeechOptions
 
-        @Option(help: "Start at this sentence (1 is the first) instead of where the last reading stopped.")
+        @Option(
+            help: ArgumentHelp(
+                "Start at sentence n (1 is the first) instead of where the last reading stopped.", valueName: "n"))
         var from: Int?
 
         @Option(

@@ -107,9 +107,20 @@ final class SpeechDispatcherChannel: SpeechChannel {
 }
 
 /// Where words are in a text, for following it: runs between spaces, and in Chinese and Japanese,
-/// which have no spaces, the runs between their punctuation.
+/// which have no spaces, the runs between their punctuation; without the punctuation around them,
+/// as the engine's own words come.
 enum SpokenWords {
     static func ranges(in text: String) -> [Range<String.Index>] {
+        runs(in: text).compactMap { run in
+            let word = text[run]
+            guard let first = word.firstIndex(where: { !$0.isPunctuation }),
+                let last = word.lastIndex(where: { !$0.isPunctuation })
+            else { return nil }
+            return first..<text.index(after: last)
+        }
+    }
+
+    private static func runs(in text: String) -> [Range<String.Index>] {
         var ranges: [Range<String.Index>] = []
         var start: String.Index?
         var index = text.startIndex

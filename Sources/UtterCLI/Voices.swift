@@ -3,33 +3,43 @@ import UtterKit
 
 extension UtterCommand {
     struct Voices: ParsableCommand {
-        static let configuration = CommandConfiguration(
-            abstract: "List the voices: name, primary language, identifier.")
+        static let configuration = CommandConfiguration(abstract: VoiceListing.abstract)
 
-        @Option(name: .shortAndLong, help: "Only voices for this language (BCP 47, e.g. de or en-GB).")
-        var language: String?
+        @OptionGroup var listing: VoiceListing
 
         func run() throws {
-            let voices: [VoiceDescription]
-            do {
-                voices = try Speaker.installedVoices()
-            } catch {
-                throw UtterError(error.description)
+            try listing.printVoices()
+        }
+    }
+}
+
+/// The voice list `utter voices` and `utter voice list` print.
+struct VoiceListing: ParsableArguments {
+    static let abstract = "List the voices: name, primary language, identifier."
+
+    @Option(name: .shortAndLong, help: "Only voices for this language (BCP 47, e.g. de or en-GB).")
+    var language: String?
+
+    func printVoices() throws {
+        let voices: [VoiceDescription]
+        do {
+            voices = try Speaker.installedVoices()
+        } catch {
+            throw UtterError(error.description)
+        }
+        let shown = try language.map { language in
+            guard let wanted = LanguageMatch(language) else {
+                throw ValidationError("'\(language)' is not a language tag; try one like 'de' or 'en-GB'.")
             }
-            let shown = try language.map { language in
-                guard let wanted = LanguageMatch(language) else {
-                    throw ValidationError("'\(language)' is not a language tag; try one like 'de' or 'en-GB'.")
-                }
-                return voices.filter { wanted.matches([$0.primaryLanguage] + $0.supportedLanguages) }
-            } ?? voices
-            guard !shown.isEmpty else {
-                throw UtterError("No voice speaks '\(language ?? "")'. Run 'utter voices' to see them all.")
-            }
-            let width = min(48, shown.map(\.name.count).max() ?? 0)
-            for voice in shown {
-                let padding = String(repeating: " ", count: max(1, width - voice.name.count + 2))
-                print("\(voice.name)\(padding)\(voice.primaryLanguage)\t\(voice.identifier)")
-            }
+            return voices.filter { wanted.matches([$0.primaryLanguage] + $0.supportedLanguages) }
+        } ?? voices
+        guard !shown.isEmpty else {
+            throw UtterError("No voice speaks '\(language ?? "")'. Run 'utter voices' to see them all.")
+        }
+        let width = min(48, shown.map(\.name.count).max() ?? 0)
+        for voice in shown {
+            let padding = String(repeating: " ", count: max(1, width - voice.name.count + 2))
+            print("\(voice.name)\(padding)\(voice.primaryLanguage)\t\(voice.identifier)")
         }
     }
 }

@@ -1,6 +1,6 @@
 package import Configuration
 package import Logging
-import RegularFiles
+package import RegularFiles
 import System
 package import Voices
 
@@ -146,17 +146,17 @@ package enum VoiceLibrary {
         }
         var phrases: [(phrase: String, clip: String)] = []
         for clip in manifest.clips {
-            let file = "\(folder)/\(clip.file)"
-            if clip.file.hasPrefix("/") || clip.file.split(separator: "/").contains("..") {
+            switch clipFileProblem(clip.file, in: folder) {
+            case .outsideFolder:
                 logger.warning(
                     "\(path): line \(clip.lineNumber): clip \(clip.file.debugDescription) is not inside the voice's folder, skipped"
                 )
-            } else if let problem = unreadability(of: file) {
+            case .unreadable(let problem):
                 logger.warning(
                     "\(path): line \(clip.lineNumber): clip \(clip.file.debugDescription) cannot be read (\(problem)); \(clip.phrase.debugDescription) is spoken by the fallback voice"
                 )
-            } else {
-                phrases.append((clip.phrase, file))
+            case nil:
+                phrases.append((clip.phrase, "\(folder)/\(clip.file)"))
             }
         }
         let book = PhraseBook(phrases)
@@ -175,21 +175,11 @@ package enum VoiceLibrary {
         _ fallback: ClipVoiceManifest.Fallback, language: LanguageTag, espeak: VoiceCatalogue, path: String,
         logger: Logger
     ) -> String? {
-        func engineName(_ voice: Voice) -> String? {
-            if case .espeak(let name) = voice.kind { return name }
-            return nil
-        }
         switch fallback {
         case .none:
             return nil
         case .espeak(let name):
-            if let voice = espeak.voice(named: name)
-                ?? espeak.voices.first(where: {
-                    engineName($0)?.lowercased() == name.lowercased()
-                })
-            {
-                return engineName(voice)
-            }
+            if let voice = espeakVoice(named: name, in: espeak) { return engineName(voice) }
             logger.warning(
                 "\(path): fallback voice \(name.debugDescription) is not an espeak-ng voice here; using the best one for \(language)"
             )
@@ -205,6 +195,30 @@ package enum VoiceLibrary {
                 "\(path): no espeak-ng voice speaks \(language); text without clips is spoken by \(voice.name)")
         }
         return engineName(voice)
+    }
+
+    /// The espeak-ng voice a manifest's `Fallback` names: by a name `utter voices` lists, its
+    /// identifier, or espeak-ng's own name (`en-us`).
+    package static func espeakVoice(named name: String, in espeak: VoiceCatalogue) -> Voice? {
+        espeak.voice(named: name) ?? espeak.voices.first { engineName($0)?.lowercased() == name.lowercased() }
+    }
+
+    private static func engineName(_ voice: Voice) -> String? {
+        if case .espeak(let name) = voice.kind { return name }
+        return nil
+    }
+
+    /// Why a manifest's clip file cannot be played.
+    package enum ClipFileProblem: Equatable {
+        /// An absolute path or one through `..`: a manifest only reaches into its own folder.
+        case outsideFolder
+        case unreadable(FileError)
+    }
+
+    /// Why the clip `file` (as a manifest names it) of the voice in `folder` cannot be opened, or nil.
+    package static func clipFileProblem(_ file: String, in folder: String) -> ClipFileProblem? {
+        if file.hasPrefix("/") || file.split(separator: "/").contains("..") { return .outsideFolder }
+        return unreadability(of: "\(folder)/\(file)").map(ClipFileProblem.unreadable)
     }
 
     /// Whether `folder` holds a manifest, or one that cannot be looked at: a voice whose folder
@@ -227,8 +241,9 @@ package enum VoiceLibrary {
         }
     }
 
-    /// The names of the folders inside `folder`, sorted.
+    /// The names of the folders inside `folder`, sorted, but for hidden ones: `utter voice create`
+    /// makes a voice in a hidden folder beside its place, so that half a voice is never read.
     private static func subfolders(of folder: String) -> Result<[String], Errno> {
-        Result { () throws(Errno) in try FileSystem.subdirectories(of: folder) }
+        Result { () throws(Errno) in try FileSystem.subdirectories(of: folder).filter { !$0.hasPrefix(".") } }
     }
 }

@@ -32,12 +32,9 @@ public struct PhraseBook: Equatable, Sendable {
     /// words the first is kept.
     public init(_ phrases: [(phrase: String, clip: String)]) {
         for (phrase, clip) in phrases {
-            let words = Self.words(of: phrase)
-            guard let first = words.first else { continue }
-            let keys = words.map(\.key)
-            let gaps = zip(words, words.dropFirst()).map { Self.gap(phrase[$0.range.upperBound..<$1.range.lowerBound]) }
-            guard !(entries[first.key]?.contains { $0.words == keys && $0.gaps == gaps } ?? false) else { continue }
-            entries[first.key, default: []].append(Entry(words: keys, gaps: gaps, clip: clip))
+            guard let (keys, gaps) = Self.identity(of: phrase) else { continue }
+            guard !(entries[keys[0]]?.contains { $0.words == keys && $0.gaps == gaps } ?? false) else { continue }
+            entries[keys[0], default: []].append(Entry(words: keys, gaps: gaps, clip: clip))
             count += 1
         }
         for key in entries.keys {
@@ -46,6 +43,22 @@ public struct PhraseBook: Equatable, Sendable {
                 ($0.element.words.count, -$0.offset) > ($1.element.words.count, -$1.offset)
             }.map(\.element)
         }
+    }
+
+    /// What the book tells phrases apart by: two phrases with the same key are one phrase to it
+    /// (the first is kept). Nil for a phrase with no word, which the book leaves out.
+    public static func matchKey(of phrase: String) -> String? {
+        guard let (words, gaps) = identity(of: phrase) else { return nil }
+        // NUL between words and gaps: no phrase a manifest or phrase list accepts holds a control character.
+        return zip(words, gaps + [""]).map { "\($0)\u{0}\($1)" }.joined(separator: "\u{0}")
+    }
+
+    /// The words of `phrase` (lowercased) and the gaps between them; nil without a word.
+    private static func identity(of phrase: String) -> (words: [String], gaps: [String])? {
+        let words = words(of: phrase)
+        guard !words.isEmpty else { return nil }
+        let gaps = zip(words, words.dropFirst()).map { gap(phrase[$0.range.upperBound..<$1.range.lowerBound]) }
+        return (words.map(\.key), gaps)
     }
 
     /// The phrases in `text`, in order, none overlapping.

@@ -81,3 +81,52 @@ import Testing
     #expect(manifest.name == "Greeter" && manifest.fallback == .espeak("English (America)"))
     #expect(manifest.clips.map(\.file) == ["hello.wav", "good-morning.wav"])
 }
+
+@Test func `a written manifest reads back into the same voice, quotes, backslashes and all scripts intact`() throws {
+    var manifest = ClipVoiceManifest(
+        name: "Greeter \"Ada\" \\ 1", identifier: "org.example.greeter", primaryLanguages: ["en-US", "en-GB"])
+    manifest.supportedLanguages = ["de", "ja"]
+    manifest.fallback = .espeak("English (America)")
+    manifest.clips = [
+        .init(phrase: "hello", file: "clips/hello.flac", lineNumber: 6),
+        .init(phrase: "say \"cheese\"", file: "clips/say-cheese.wav", lineNumber: 7),
+        .init(phrase: "back\\slash # not a comment", file: "clips/back slash.wav", lineNumber: 8),
+        .init(phrase: "grüß Gott, Ærøskøbing", file: "clips/grüß-gott.flac", lineNumber: 9),
+        .init(phrase: "こんにちは", file: "clips/こんにちは.flac", lineNumber: 10),
+        .init(phrase: "  spaced  ", file: "clips/spaced.flac", lineNumber: 11),
+    ]
+    #expect(
+        manifest.text == """
+            Name "Greeter \\"Ada\\" \\\\ 1"
+            Identifier "org.example.greeter"
+            PrimaryLanguage "en-US" "en-GB"
+            SupportedLanguages "de" "ja"
+            Fallback "espeak-ng" "English (America)"
+            Clip "hello" "clips/hello.flac"
+            Clip "say \\"cheese\\"" "clips/say-cheese.wav"
+            Clip "back\\\\slash # not a comment" "clips/back slash.wav"
+            Clip "grüß Gott, Ærøskøbing" "clips/grüß-gott.flac"
+            Clip "こんにちは" "clips/こんにちは.flac"
+            Clip "  spaced  " "clips/spaced.flac"
+
+            """)
+    let (read, issues) = ClipVoiceManifest.parse(manifest.text)
+    #expect(issues.isEmpty)
+    #expect(try read.get() == manifest)
+}
+
+@Test func `the default fallback is written as no line, none as none`() throws {
+    var manifest = ClipVoiceManifest(name: "Bell", identifier: "clips:Bell", primaryLanguages: ["de"])
+    #expect(manifest.text == "Name \"Bell\"\nIdentifier \"clips:Bell\"\nPrimaryLanguage \"de\"\n")
+    #expect(try ClipVoiceManifest.parse(manifest.text).manifest.get() == manifest)
+    manifest.fallback = .none
+    #expect(manifest.text.hasSuffix("PrimaryLanguage \"de\"\nFallback none\n"))
+    #expect(try ClipVoiceManifest.parse(manifest.text).manifest.get() == manifest)
+}
+
+@Test(arguments: ["", "\"", "\\", "\\\"", "a\"b\\c", "#", "\t tab", "\r", "emoji 🎉 é"])
+func `any single-line value is quoted so that the parser reads it back unchanged`(value: String) {
+    let (entries, issues) = DotconfParser.parse("Key \(DotconfParser.quoted(value)) \(DotconfParser.quoted(value))")
+    #expect(issues.isEmpty)
+    #expect(entries == [DotconfEntry(key: "Key", arguments: [value, value], lineNumber: 1)])
+}

@@ -51,7 +51,7 @@ private struct ClipRig: ~Copyable {
 }
 
 /// Where `clip` occurs, sample for sample, in `samples`.
-private func position(of clip: [Int16], in samples: [Int16]) -> Int? {
+func position(of clip: [Int16], in samples: [Int16]) -> Int? {
     guard clip.count > 100, samples.count >= clip.count else { return nil }
     let probe = Array(clip[1..<9])
     var start = 0

@@ -9,8 +9,8 @@ import Testing
     }
 
     /// A home whose `.asoundrc` names `utter_paced`, a private PulseAudio's real-time null sink.
-    private func pacedHome(_ folder: TemporaryFolder) throws -> PrivatePulse {
-        let pulse = try PrivatePulse(runtime: folder.file("pulse"))
+    private func pacedHome(_ folder: TemporaryFolder) throws -> PrivateSoundServer {
+        let pulse = try PrivateSoundServer(runtime: folder.file("pulse"))
         writeFile(
             folder.file(".asoundrc"),
             "pcm.utter_paced { type pulse server \"unix:\(pulse.socket)\" device \"utter_null\" }\n")

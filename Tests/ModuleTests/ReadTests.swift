@@ -16,7 +16,7 @@ import Testing
         """
 
     /// A home whose ALSA device `utter_paced` plays on a private PulseAudio's null sink, in real time.
-    private func home(pacedBy pulse: PrivatePulse, in folder: TemporaryFolder) -> [String] {
+    private func home(pacedBy pulse: PrivateSoundServer, in folder: TemporaryFolder) -> [String] {
         let sink = "type pulse server \"unix:\(pulse.socket)\" device \"utter_null\""
         writeFile(folder.file(".asoundrc"), "pcm.utter_paced { \(sink) }\n")
         return ["HOME=\(folder.path)", "PATH=/usr/bin:/bin", "LANG=C.UTF-8", "TERM=xterm-256color"]
@@ -110,7 +110,7 @@ import Testing
         throws
     {
         let folder = TemporaryFolder()
-        let pulse = try PrivatePulse(runtime: folder.file("pulse"))
+        let pulse = try PrivateSoundServer(runtime: folder.file("pulse"))
         let environment = home(pacedBy: pulse, in: folder)
         writeFile(folder.file("story.txt"), Self.story)
         let command = "cd '\(folder.path)' && '\(utter)' read --device utter_paced story.txt"
@@ -144,7 +144,7 @@ import Testing
 
     @Test func `space pauses and resumes, --from starts anywhere, Ctrl-C quits with the terminal restored`() throws {
         let folder = TemporaryFolder()
-        let pulse = try PrivatePulse(runtime: folder.file("pulse"))
+        let pulse = try PrivateSoundServer(runtime: folder.file("pulse"))
         writeFile(folder.file("story.txt"), Self.story)
         // After utter: the terminal's line editing and echo, as stty reports them.
         let session = try TerminalSession(
@@ -168,7 +168,7 @@ import Testing
     @Test func `the highlight follows the words in the order they are spoken, and finishing forgets the place`() throws
     {
         let folder = TemporaryFolder()
-        let pulse = try PrivatePulse(runtime: folder.file("pulse"))
+        let pulse = try PrivateSoundServer(runtime: folder.file("pulse"))
         let environment = home(pacedBy: pulse, in: folder)
         let text = "The quick brown fox jumps over the lazy dog. Then it sleeps."
         writeFile(folder.file("fox.txt"), text)
@@ -207,7 +207,7 @@ import Testing
 
     @Test func `through the user's speech-dispatcher every sentence is read, one after the other`() throws {
         let user = UserSetupTests.User(withDevice: false)
-        let pulse = try PrivatePulse(runtime: user.home + "/pulse")
+        let pulse = try PrivateSoundServer(runtime: user.home + "/pulse")
         writeFile(user.home + "/story.txt", Self.story)
         let recording = try MonitorRecording(pulse: pulse, path: user.home + "/heard.raw")
         // The server speech-dispatcher starts for the user plays on the private PulseAudio.

@@ -3,21 +3,22 @@ import TestSupport
 import Testing
 
 // Real-time tests (testing.md §2): sd_utter plays through the ALSA PulseAudio plugin into a private
-// PulseAudio null sink, which consumes audio at the real sample rate, and `parec` records the sink's
-// monitor: what a listener would have heard.
+// sound server's null sink (PulseAudio's, and PipeWire's through pipewire-pulse), which consumes
+// audio at the real sample rate, and `parec` records the sink's monitor: what a listener would
+// have heard.
 
-/// `parec` recording a private PulseAudio's null-sink monitor into a file, ended by PID.
+/// `parec` recording a private sound server's null-sink monitor into a file, ended by PID.
 final class MonitorRecording {
     let path: String
     private var pid: pid_t = 0
 
-    init(pulse: PrivatePulse, path: String) throws {
+    init(pulse: PrivateSoundServer, path: String) throws {
         self.path = path
         let arguments = [
             "/usr/bin/parec", "-d", "utter_null.monitor", "--format=s16le", "--rate=22050", "--channels=1",
             "--latency-msec=5",
         ]
-        let environment = ["PULSE_SERVER=unix:\(pulse.socket)", "HOME=\(pulse.runtime)", "PATH=/usr/bin:/bin"]
+        let environment = pulse.environment + ["PULSE_SERVER=unix:\(pulse.socket)"]
         let argv = arguments.map { strdup($0) } + [nil]
         let envp = environment.map { strdup($0) } + [nil]
         defer { (argv + envp).forEach { free($0) } }
@@ -71,7 +72,7 @@ final class MonitorRecording {
 
 /// A module playing through a private PulseAudio null sink, with `utter.conf` lines of its own.
 private func startPacedModule(
-    _ rig: borrowing CaptureRig, pulse: PrivatePulse, configuration: String
+    _ rig: borrowing CaptureRig, pulse: PrivateSoundServer, configuration: String
 ) throws -> ModuleProcess {
     writeFile(
         rig.folder + "/.asoundrc",
@@ -119,9 +120,11 @@ private func audibleRange(_ samples: [Int16], threshold: Int32 = 300) -> ClosedR
 @Suite(.serialized, .timeLimit(.minutes(2)))
 struct RealTimeDeviceTests {
     /// A tone (a sound icon) stopped in the middle; returns what was heard and the module's log.
-    private func stopTone(bufferPeriods: Int) throws -> (samples: [Int16], log: String) {
+    private func stopTone(
+        bufferPeriods: Int, server: SoundServerKind
+    ) throws -> (samples: [Int16], log: String) {
         let rig = CaptureRig()
-        let pulse = try PrivatePulse(runtime: rig.folder + "/pulse")
+        let pulse = try PrivateSoundServer(runtime: rig.folder + "/pulse", kind: server)
         mkdir(rig.folder + "/icons", 0o755)
         // 441 Hz at 22050 Hz: 50 samples a cycle, so neighbouring samples differ by at most ~2,000.
         writeTone(rig.folder + "/icons/tone.wav", frequency: 441, seconds: 3, amplitude: 16000)
@@ -150,8 +153,11 @@ struct RealTimeDeviceTests {
     // fade can be put in their place: the stop must cut at once (a fade after the queue would be
     // heard only after everything queued). No device on this machine both queues and rewinds, so
     // the fade itself (hardware, plughw, dmix) is not exercised here.
-    @Test func `STOP on the PulseAudio plugin, which cannot take frames back, cuts at once and says so`() throws {
-        let (samples, log) = try stopTone(bufferPeriods: 4)
+    @Test(arguments: SoundServerKind.allCases)
+    func `STOP on the PulseAudio plugin, which cannot take frames back, cuts at once and says so`(
+        server: SoundServerKind
+    ) throws {
+        let (samples, log) = try stopTone(bufferPeriods: 4, server: server)
         let range = try #require(
             audibleRange(samples), "the tone was heard (\(samples.count) samples recorded); log: \(log.suffix(1500))")
         let heard = Double(range.count) / 22050
@@ -159,9 +165,10 @@ struct RealTimeDeviceTests {
         #expect(log.contains("stop cut the sound at once"), "the cut is logged: \(log.suffix(800))")
     }
 
-    @Test func `marks arrive in order while the audio plays, each after the sound before it`() throws {
+    @Test(arguments: SoundServerKind.allCases)
+    func `marks arrive in order while the audio plays, each after the sound before it`(server: SoundServerKind) throws {
         let rig = CaptureRig()
-        let pulse = try PrivatePulse(runtime: rig.folder + "/pulse")
+        let pulse = try PrivateSoundServer(runtime: rig.folder + "/pulse", kind: server)
         let module = try startPacedModule(rig, pulse: pulse, configuration: "")
         speak(module, "<speak>Warm up.</speak>")
         #expect(module.expect("702 END\n", within: 30) == "701 BEGIN\n702 END\n")
@@ -193,9 +200,10 @@ struct RealTimeDeviceTests {
         #expect(module.quit() == 0)
     }
 
-    @Test func `PAUSE stops at the next mark, and nothing after the mark is heard`() throws {
+    @Test(arguments: SoundServerKind.allCases)
+    func `PAUSE stops at the next mark, and nothing after the mark is heard`(server: SoundServerKind) throws {
         let rig = CaptureRig()
-        let pulse = try PrivatePulse(runtime: rig.folder + "/pulse")
+        let pulse = try PrivateSoundServer(runtime: rig.folder + "/pulse", kind: server)
         let module = try startPacedModule(rig, pulse: pulse, configuration: "")
         speak(module, "<speak>Warm up.</speak>")
         #expect(module.expect("702 END\n", within: 30) == "701 BEGIN\n702 END\n")
@@ -220,15 +228,13 @@ struct RealTimeDeviceTests {
         #expect(module.quit() == 0)
     }
 
-    @Test func `an idle module closes its stream, and the next message opens it again`() throws {
+    @Test(arguments: SoundServerKind.allCases)
+    func `an idle module closes its stream, and the next message opens it again`(server: SoundServerKind) throws {
         let rig = CaptureRig()
-        let pulse = try PrivatePulse(runtime: rig.folder + "/pulse")
+        let pulse = try PrivateSoundServer(runtime: rig.folder + "/pulse", kind: server)
         let module = try startPacedModule(rig, pulse: pulse, configuration: "AudioIdleSeconds 1\n")
         func streams() -> Int {
-            let listing = rig.folder + "/inputs.txt"
-            _ = system(
-                "PULSE_SERVER=unix:\(pulse.socket) HOME=\(pulse.runtime) pactl list short sink-inputs > '\(listing)'")
-            return String(decoding: readFile(listing) ?? [], as: UTF8.self).split(separator: "\n").count
+            pulse.pactl("list", "short", "sink-inputs").split(separator: "\n").count
         }
         speak(module, "<speak>Hello.</speak>")
         #expect(module.expect("702 END\n", within: 30) == "701 BEGIN\n702 END\n")

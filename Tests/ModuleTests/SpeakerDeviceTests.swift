@@ -14,7 +14,7 @@ struct SpeakerDeviceTests {
         _ body: (Speaker, MonitorRecording) async throws -> Void
     ) async throws {
         let folder = TemporaryFolder(prefix: "utter-speaker-device")
-        let pulse = try PrivatePulse(runtime: folder.file("pulse"))
+        let pulse = try PrivateSoundServer(runtime: folder.file("pulse"))
         defer { pulse.kill() }
         let recording = try MonitorRecording(pulse: pulse, path: folder.file("heard.raw"))
         let alsa = "pcm.paced { type pulse server \"unix:\(pulse.socket)\" device \"utter_null\" }\n"

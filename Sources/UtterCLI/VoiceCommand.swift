@@ -1,0 +1,26 @@
+import ArgumentParser
+
+extension UtterCommand {
+    /// `utter voice`: clip voices made, checked and listed.
+    struct VoiceCommand: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "voice",
+            abstract: "Make a clip voice from recordings or speech, check one, list voices.",
+            subcommands: [Create.self, Check.self, List.self])
+
+        struct List: ParsableCommand {
+            static let configuration = CommandConfiguration(abstract: VoiceListing.abstract)
+
+            @OptionGroup var listing: VoiceListing
+
+            func run() throws {
+                try listing.printVoices()
+            }
+        }
+    }
+}
+
+/// `count` and `noun`, in the plural unless the count is one: `1 clip`, `3 clips`.
+func counted(_ count: Int, _ noun: String) -> String {
+    "\(count) \(noun)\(count == 1 ? "" : "s")"
+}
