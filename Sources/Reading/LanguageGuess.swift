@@ -59,10 +59,12 @@ public enum LanguageGuess {
         "en": [
             "the", "and", "of", "to", "is", "that", "it", "was", "for", "with", "he", "she", "they", "this", "are",
             "have", "you", "not", "be", "at", "his", "her", "which", "from", "by", "we", "or", "an", "were", "been",
+            "a", "but", "had", "has", "what", "there", "would", "their", "will", "my", "me", "i",
         ],
         "de": [
             "der", "die", "und", "das", "ist", "nicht", "ich", "sie", "es", "ein", "eine", "zu", "den", "mit", "sich",
             "auf", "dem", "auch", "wie", "wir", "war", "ihr", "aber", "nach", "bei", "noch", "oder", "wird", "sind",
+            "er", "im", "dann", "dass", "einen", "zum", "zur", "hat", "haben", "wurde", "kann",
         ],
         "fr": [
             "le", "la", "les", "et", "est", "un", "une", "des", "du", "que", "qui", "il", "elle", "dans", "pour", "pas",

@@ -11,7 +11,9 @@ public enum MarkdownText {
         var paragraph: [Substring] = []
         var inList = false
         func endParagraph() {
-            let text = paragraph.map { inline($0) }.joined(separator: "\n")
+            // A line of markup only (`<br>`) leaves nothing, not an empty line that would end the paragraph.
+            let text = paragraph.map { inline($0)[...].trimmingWhitespace() }.filter { !$0.isEmpty }.joined(
+                separator: "\n")
             if text.contains(where: { $0.isLetter || $0.isNumber }) { blocks.append(text) }
             paragraph.removeAll()
         }
@@ -107,7 +109,7 @@ public enum MarkdownText {
 
     private static func tableRow(_ line: Substring) -> String {
         var cells = line.split(separator: "|", omittingEmptySubsequences: false).map {
-            $0.trimmingPrefix(while: \.isWhitespace).trimmingSuffix(while: \.isWhitespace)
+            $0.trimmingWhitespace()
         }
         if cells.first?.isEmpty == true { cells.removeFirst() }
         if cells.last?.isEmpty == true { cells.removeLast() }
@@ -134,6 +136,10 @@ public enum MarkdownText {
 }
 
 extension Substring {
+    fileprivate func trimmingWhitespace() -> Substring {
+        trimmingPrefix(while: \.isWhitespace).trimmingSuffix(while: \.isWhitespace)
+    }
+
     fileprivate func trimmingSuffix(while predicate: (Character) -> Bool) -> Substring {
         var end = endIndex
         while end > startIndex, predicate(self[index(before: end)]) { end = index(before: end) }

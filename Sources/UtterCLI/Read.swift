@@ -39,10 +39,10 @@ extension UtterCommand {
 
         func run() async throws {
             let text = try ReadingText(file: file)
-            // The voice's language is the user's choice; otherwise the text's decides.
-            let guessed =
-                speech.voice == nil && speech.language == nil ? LanguageGuess.language(of: text.readable) : nil
-            let splitter = SentenceSplitter(language: speech.language ?? guessed ?? "en")
+            let textLanguage = LanguageGuess.language(of: text.readable)
+            let splitter = SentenceSplitter(language: speech.language ?? textLanguage ?? "en")
+            // A voice or a language given chooses the voice; otherwise the text's language does.
+            let guessed = speech.voice == nil && speech.language == nil ? textLanguage : nil
             let sentences: [String]
             do {
                 sentences = try splitter.sentences(in: text.readable).map { Self.oneLine(text.readable[$0]) }

@@ -4,6 +4,8 @@ import Testing
 @Test(arguments: [
     ("The cat sat on the mat and looked at the door.", "en"),
     ("Der Hund ist nicht zu Hause, aber die Katze schläft auf dem Sofa.", "de"),
+    ("Er kam am 3. Oktober an. Dann ging er.", "de"),
+    ("I had a dream.", "en"),
     ("Le chat est sur la table et il regarde les oiseaux dans le jardin.", "fr"),
     ("El perro está en la casa y los niños juegan con la pelota.", "es"),
     ("Il gatto è sulla sedia e non vuole che la porta sia chiusa.", "it"),

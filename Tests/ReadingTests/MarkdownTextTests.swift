@@ -94,3 +94,9 @@ import Testing
     #expect(MarkdownText.readable("") == "")
     #expect(MarkdownText.readable("---\n\n```\ncode\n```\n* * *\n") == "")
 }
+
+@Test func `a line of markup only leaves no empty line behind, nor white space around a line`() {
+    #expect(MarkdownText.readable("<div>\nFirst line <br>\n<br/>\n  second line\n</div>") == "First line\nsecond line")
+    // Found by Fuzz/run ReadingFuzzer: a form feed (a line break to Swift) opened the text.
+    #expect(MarkdownText.readable("# \u{0C}Notes\u{2028}") == "Notes")
+}
