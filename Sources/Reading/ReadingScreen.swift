@@ -58,11 +58,17 @@ public enum ReadingScreen {
     private static func render(_ line: Range<String.Index>, in text: String, highlighting word: Range<String.Index>?)
         -> String
     {
-        guard let word, word.overlaps(line) else { return String(text[line]) }
+        guard let word, word.overlaps(line) else { return printable(text[line]) }
         let lower = max(word.lowerBound, line.lowerBound)
         let upper = min(word.upperBound, line.upperBound)
-        return text[line.lowerBound..<lower] + "\u{1B}[7m" + text[lower..<upper] + "\u{1B}[27m"
-            + text[upper..<line.upperBound]
+        return printable(text[line.lowerBound..<lower]) + "\u{1B}[7m" + printable(text[lower..<upper]) + "\u{1B}[27m"
+            + printable(text[upper..<line.upperBound])
+    }
+
+    /// `text` with control characters shown as U+FFFD: an escape sequence in a file must not
+    /// drive the terminal.
+    public static func printable(_ text: Substring) -> String {
+        String(text.map { $0.unicodeScalars.first?.properties.generalCategory == .control ? "\u{FFFD}" : $0 })
     }
 
     /// Terminal cells a character takes: two for East Asian wide and full-width ones.

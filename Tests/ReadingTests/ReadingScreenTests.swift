@@ -44,3 +44,9 @@ private func wrapped(_ text: String, _ columns: Int) -> [String] {
         ReadingScreen.lines(sentence: sentence, number: 1, of: 1, word: six, columns: 10, rows: 3)
             == ["sentence 1 of 1", "five six".replacing("six", with: "\u{1B}[7msix\u{1B}[27m"), "seven"])
 }
+
+@Test func `control characters in the text cannot drive the terminal`() {
+    #expect(
+        ReadingScreen.lines(sentence: "A \u{1B}[2J trap\u{07}.", number: 1, of: 1, word: nil, columns: 80)
+            == ["sentence 1 of 1", "A \u{FFFD}[2J trap\u{FFFD}."])
+}
