@@ -104,7 +104,7 @@ public final class SpeechDispatcherConnection: @unchecked Sendable {
     }
 
     /// Sends `ssml` (a `<speak>` document) with `settings`, queued after this connection's earlier
-    /// messages; its events, `<mark>`s included, come in the stream returned, which ends with
+    /// messages (and before any other client's `text` messages); its events, `<mark>`s included, come in the stream returned, which ends with
     /// `.ended` or `.cancelled`. Nil when the server refused a setting or the message.
     public func say(ssml: String, settings: SpeechDispatcherSettings) -> AsyncStream<SpeechDispatcherEvent>? {
         if let module = settings.module, spd_set_output_module(connection, module) != 0 { return nil }
@@ -115,7 +115,9 @@ public final class SpeechDispatcherConnection: @unchecked Sendable {
             spd_set_volume(connection, Int32(settings.volume)) == 0,
             spd_set_data_mode(connection, SPD_DATA_SSML) == 0
         else { return nil }
-        let message = spd_say(connection, SPD_TEXT, ssml)
+        // Priority `message`: the server queues a client's messages of this priority, where a new
+        // `text` message would cancel the one playing (so utterances could not follow each other).
+        let message = spd_say(connection, SPD_MESSAGE, ssml)
         guard message > 0 else { return nil }
         let (stream, continuation) = AsyncStream.makeStream(
             of: SpeechDispatcherEvent.self, bufferingPolicy: .unbounded)
