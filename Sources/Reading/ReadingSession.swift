@@ -1,7 +1,7 @@
 /// `utter read`'s state: which sentence is heard, which are queued, what a key does. Events go in,
 /// actions come out; the command performs them, so every step can be tested without sound.
 ///
-/// Sentences are queued ahead, so that the next starts as soon as the current one ends. A skip
+/// Sentences are queued one ahead, so that the next starts as soon as the current one ends. A skip
 /// stops both and starts over once their ends have come back, so no late event of theirs is taken
 /// for one of the new sentences.
 public struct ReadingSession: Sendable {
@@ -30,8 +30,6 @@ public struct ReadingSession: Sendable {
     }
 
     public let sentenceCount: Int
-    /// How many sentences wait queued behind the one playing.
-    public let lookahead: Int
     /// The sentence shown: being heard, or about to be.
     public private(set) var current: Int
     public private(set) var isPaused = false
@@ -39,14 +37,10 @@ public struct ReadingSession: Sendable {
     private var inFlight: Set<Int> = []
     private var skipTarget: Int?
 
-    /// A session over `sentenceCount` sentences that starts at `first`, with `lookahead` sentences
-    /// queued behind the one playing (none for speech-dispatcher, where a new text message cuts off
-    /// the one speaking).
-    public init(sentenceCount: Int, first: Int, lookahead: Int = 1) {
+    /// A session over `sentenceCount` sentences that starts at `first`.
+    public init(sentenceCount: Int, first: Int) {
         precondition((0..<sentenceCount).contains(first), "the first sentence is one of the text's")
-        precondition(lookahead >= 0, "a lookahead counts sentences")
         self.sentenceCount = sentenceCount
-        self.lookahead = lookahead
         current = first
         lastQueued = first
     }
@@ -101,11 +95,11 @@ public struct ReadingSession: Sendable {
         return (stopping ? [.stop] : []) + (resuming ? [.resume] : []) + [.show(sentence, word: nil)]
     }
 
-    /// Speaks `first` and queues the sentences after it.
+    /// Speaks `first` and queues the sentence after it.
     private mutating func queue(from first: Int) -> [Action] {
         skipTarget = nil
         current = first
-        lastQueued = min(first + lookahead, sentenceCount - 1)
+        lastQueued = min(first + 1, sentenceCount - 1)
         inFlight = Set(first...lastQueued)
         // Paused while the skip was under way: the new sentences wait too.
         return (first...lastQueued).map(Action.speak) + (isPaused ? [.pause] : [])

@@ -71,9 +71,7 @@ extension UtterCommand {
             }
             let reader = Reader(
                 channel: channel, utterances: utterances, places: places, hash: ReadingPosition.hash(text.readable),
-                interactive: output == nil && Terminal.isInteractive,
-                // speech-dispatcher cuts off a text message when the next arrives: one at a time there.
-                lookahead: speech.server ? 0 : 1)
+                interactive: output == nil && Terminal.isInteractive)
             try await reader.read(from: first)
         }
 

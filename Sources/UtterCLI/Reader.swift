@@ -10,8 +10,6 @@ struct Reader {
     let places: ReadingPlaces?
     let hash: UInt64
     let interactive: Bool
-    /// Sentences queued behind the one playing (see ``ReadingSession/lookahead``).
-    let lookahead: Int
 
     func read(from first: Int) async throws {
         let (inputs, sink) = AsyncStream.makeStream(of: ReadingSession.Input.self, bufferingPolicy: .unbounded)
@@ -31,7 +29,7 @@ struct Reader {
                 }
             }
         }
-        var session = ReadingSession(sentenceCount: utterances.count, first: first, lookahead: lookahead)
+        var session = ReadingSession(sentenceCount: utterances.count, first: first)
         var display = ReadingDisplay(sentences: utterances.map(\.text), interactive: interactive)
         var warned = false
         var actions = session.start()

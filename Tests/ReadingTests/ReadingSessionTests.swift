@@ -74,14 +74,3 @@ private let word = text.startIndex..<text.endIndex
     #expect(session.start() == [.speak(0)])
     #expect(session.handle(.finished(0)) == [.clear, .end])
 }
-
-@Test func `without lookahead each sentence is spoken when the one before has finished`() {
-    var session = ReadingSession(sentenceCount: 3, first: 0, lookahead: 0)
-    #expect(session.start() == [.speak(0)])
-    #expect(session.handle(.started(0)) == [.show(0, word: nil), .save(0)])
-    #expect(session.handle(.finished(0)) == [.speak(1)])
-    #expect(session.handle(.started(1)) == [.show(1, word: nil), .save(1)])
-    #expect(session.handle(.nextKey) == [.stop, .show(2, word: nil)])
-    #expect(session.handle(.cancelled(1)) == [.speak(2)])
-    #expect(session.handle(.finished(2)) == [.clear, .end])
-}

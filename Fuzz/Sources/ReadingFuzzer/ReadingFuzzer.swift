@@ -28,7 +28,7 @@ public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> Int32 {
         "characters lost in \(lines)")
 
     let count = 1 + Int(size > 1 ? bytes[1] % 5 : 0)
-    var session = ReadingSession(sentenceCount: count, first: 0, lookahead: Int(size > 2 ? bytes[2] % 3 : 1))
+    var session = ReadingSession(sentenceCount: count, first: 0)
     var actions = session.start()
     var playing: [Int] = []  // what the channel would have, in order
     var stopped: [Int] = []  // what it stopped and has yet to report cancelled
