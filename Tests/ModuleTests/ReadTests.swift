@@ -142,7 +142,11 @@ import Testing
         #expect(again.exitStatus() == 0)
     }
 
-    @Test func `space pauses and resumes, --from starts anywhere, Ctrl-C quits with the terminal restored`() throws {
+    @Test
+    func
+        `space pauses and resumes, --from starts anywhere, Ctrl-C quits with the terminal restored and the place kept in XDG_STATE_HOME`()
+        throws
+    {
         let folder = TemporaryFolder()
         let pulse = try PrivateSoundServer(runtime: folder.file("pulse"))
         writeFile(folder.file("story.txt"), Self.story)
@@ -152,7 +156,8 @@ import Testing
                 cd '\(folder.path)' && '\(utter)' read --device utter_paced --from 3 story.txt; status=$?
                 stty -a | tr ' ;' '\\n\\n' | grep -x -e icanon -e -icanon -e echo -e -echo; (exit $status)
                 """,
-            environment: home(pacedBy: pulse, in: folder), columns: 60, rows: 10)
+            environment: home(pacedBy: pulse, in: folder) + ["XDG_STATE_HOME=\(folder.path)/state"], columns: 60,
+            rows: 10)
         defer { session.close() }
         #expect(session.waitFor("sentence 3 of 3"))
         #expect(session.waitUntil { _ in session.screen(escapes: true).contains("\u{1B}[7m") })
@@ -163,6 +168,8 @@ import Testing
         session.send("C-c")
         #expect(session.exitStatus() == 0)
         #expect(session.screen().hasSuffix("\nicanon\necho\n[exit 0]"), "\(session.screen())")
+        let places = storedPlaces(folder, in: "state/utter/read")
+        #expect(places.count == 1 && places[0].hasPrefix("2 "), "\(places)")
     }
 
     @Test func `the highlight follows the words in the order they are spoken, and finishing forgets the place`() throws
@@ -234,9 +241,9 @@ import Testing
                 """)
     }
 
-    /// The places `utter read` keeps in the home `folder`, a record a file.
-    private func storedPlaces(_ folder: TemporaryFolder) -> [String] {
-        let places = folder.file(".local/state/utter/read")
+    /// The places `utter read` keeps in `subfolder` of the home `folder`, a record a file.
+    private func storedPlaces(_ folder: TemporaryFolder, in subfolder: String = ".local/state/utter/read") -> [String] {
+        let places = folder.file(subfolder)
         let names = ChildProcess.run(["/bin/ls", places]).standardOutput.split(separator: "\n")
         return names.map { String(decoding: readFile(places + "/" + $0) ?? [], as: UTF8.self) }
     }
