@@ -28,6 +28,8 @@ struct ReadingText {
                 throw UtterError("Cannot read '\(file)': \(error).")
             }
         }
+        // A program or an image would be read out as noise.
+        guard !bytes.contains(0) else { throw UtterError("\(name) is not UTF-8 text: it holds NUL bytes.") }
         let text = String(decoding: bytes, as: UTF8.self)
         let lowercased = file.lowercased()
         let isMarkdown = [".md", ".markdown", ".mdown", ".mkd"].contains { lowercased.hasSuffix($0) }

@@ -96,6 +96,7 @@ import Testing
             ),
             ([folder.path], 1, "Error: Cannot read '\(folder.path)': Is a directory.\n"),
             ([folder.file("empty.md")], 1, "Error: '\(folder.file("empty.md"))' has nothing to read.\n"),
+            (["/bin/sh"], 1, "Error: '/bin/sh' is not UTF-8 text: it holds NUL bytes.\n"),
         ]
         for (arguments, status, message) in cases {
             let run = ChildProcess.run([utter, "read"] + arguments, environment: environment)
