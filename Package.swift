@@ -14,7 +14,7 @@ let package = Package(
         .executable(name: "sd_utter", targets: ["sd_utter"]),
         .executable(name: "utter", targets: ["utter"]),
         // The pure layers, for the fuzzers in Fuzz/.
-        .library(name: "UtterPureLayers", targets: ["ModuleProtocol", "SSML", "Configuration", "Voices", "Playback"]),
+        .library(name: "UtterPureLayers", targets: ["ModuleProtocol", "SSML", "Configuration", "Voices", "Playback", "Reading"]),
         // Speech from any Swift program: `import UtterKit`.
         .library(name: "UtterKit", targets: ["UtterKit"]),
     ],
@@ -40,6 +40,9 @@ let package = Package(
         .systemLibrary(
             name: "CSpeechd", pkgConfig: "speech-dispatcher",
             providers: [.apt(["libspeechd-dev"])]),
+        .systemLibrary(
+            name: "CICU", pkgConfig: "icu-uc",
+            providers: [.apt(["libicu-dev"])]),
 
         // Linux interfaces Swift's Glibc module lacks (eventfd, signalfd, ppoll, thread names).
         .target(name: "CUtterShims"),
@@ -54,6 +57,11 @@ let package = Package(
         .target(name: "Configuration", dependencies: ["ModuleProtocol"], swiftSettings: upcoming),
         .target(name: "Voices", swiftSettings: upcoming),
         .target(name: "Playback", dependencies: ["SSML"], swiftSettings: upcoming),
+        // utter read's text: Markdown to readable text, the language guess, the reading session.
+        .target(name: "Reading", swiftSettings: upcoming),
+
+        // Sentences by ICU's rules and abbreviation lists, corrected for reading aloud.
+        .target(name: "Sentences", dependencies: ["CICU"], swiftSettings: upcoming),
 
         // I/O layers.
         .target(name: "RegularFiles", dependencies: ["System"], swiftSettings: upcoming),
@@ -99,7 +107,7 @@ let package = Package(
             name: "UtterCLI",
             dependencies: [
                 "UtterKit", "SpeechDispatcherClient", "AudioOutput", "Configuration", "RegularFiles", "System", "SSML",
-                "Voices", "SoundFiles",
+                "Voices", "SoundFiles", "Reading", "Sentences",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "RealModule", package: "swift-numerics"),
             ],
@@ -119,6 +127,8 @@ let package = Package(
         .testTarget(name: "SSMLTests", dependencies: ["SSML"], swiftSettings: upcoming),
         .testTarget(name: "ConfigurationTests", dependencies: ["Configuration"], swiftSettings: upcoming),
         .testTarget(name: "VoicesTests", dependencies: ["Voices"], swiftSettings: upcoming),
+        .testTarget(name: "ReadingTests", dependencies: ["Reading"], swiftSettings: upcoming),
+        .testTarget(name: "SentencesTests", dependencies: ["Sentences"], swiftSettings: upcoming),
         .testTarget(name: "PlaybackTests", dependencies: ["Playback", "SSML"], swiftSettings: upcoming),
         .testTarget(name: "SystemTests", dependencies: ["System"], swiftSettings: upcoming),
         .testTarget(

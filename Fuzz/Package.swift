@@ -17,5 +17,7 @@ let package = Package(
             name: "ConfigurationFuzzer", dependencies: [.product(name: "UtterPureLayers", package: "Utter")]),
         .executableTarget(
             name: "ClipVoiceFuzzer", dependencies: [.product(name: "UtterPureLayers", package: "Utter")]),
+        .executableTarget(
+            name: "ReadingFuzzer", dependencies: [.product(name: "UtterPureLayers", package: "Utter")]),
     ]
 )

@@ -109,17 +109,7 @@ public enum FileSystem {
         let fd = open(path, O_RDONLY | O_CLOEXEC)
         guard fd >= 0 else { throw .current }
         let file = FileDescriptor(taking: fd)
-        var bytes: [UInt8] = []
-        var chunk = [UInt8](repeating: 0, count: 1 << 16)
-        while true {
-            let count = chunk.withUnsafeMutableBytes { file.borrowed.read(into: $0) }
-            switch count {
-            case .success(0): return bytes
-            case .success(let read): bytes.append(contentsOf: chunk[0..<read])
-            case .failure(let error) where error.code == EINTR: continue
-            case .failure(let error): throw error
-            }
-        }
+        return try file.borrowed.readToEnd()
     }
 
     /// Writes `bytes` to `path` with `mode`, replacing what was there in one step: the data goes
