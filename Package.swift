@@ -14,7 +14,7 @@ let package = Package(
         .executable(name: "sd_utter", targets: ["sd_utter"]),
         .executable(name: "utter", targets: ["utter"]),
         // The pure layers, for the fuzzers in Fuzz/.
-        .library(name: "UtterPureLayers", targets: ["ModuleProtocol", "SSML", "Configuration", "Voices", "Playback"]),
+        .library(name: "UtterPureLayers", targets: ["ModuleProtocol", "SSML", "Configuration", "Voices", "Playback", "Scenario"]),
         // Speech from any Swift program: `import UtterKit`.
         .library(name: "UtterKit", targets: ["UtterKit"]),
     ],
@@ -54,6 +54,8 @@ let package = Package(
         .target(name: "Configuration", dependencies: ["ModuleProtocol"], swiftSettings: upcoming),
         .target(name: "Voices", swiftSettings: upcoming),
         .target(name: "Playback", dependencies: ["SSML"], swiftSettings: upcoming),
+        // The scenario of `utter play`: JSON read with lines kept, checked, and the player's logic.
+        .target(name: "Scenario", swiftSettings: upcoming),
 
         // I/O layers.
         .target(name: "RegularFiles", dependencies: ["System"], swiftSettings: upcoming),
@@ -99,7 +101,7 @@ let package = Package(
             name: "UtterCLI",
             dependencies: [
                 "UtterKit", "SpeechDispatcherClient", "AudioOutput", "Configuration", "RegularFiles", "System",
-                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                "Scenario", .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: upcoming),
         .executableTarget(
@@ -118,6 +120,7 @@ let package = Package(
         .testTarget(name: "ConfigurationTests", dependencies: ["Configuration"], swiftSettings: upcoming),
         .testTarget(name: "VoicesTests", dependencies: ["Voices"], swiftSettings: upcoming),
         .testTarget(name: "PlaybackTests", dependencies: ["Playback", "SSML"], swiftSettings: upcoming),
+        .testTarget(name: "ScenarioTests", dependencies: ["Scenario", "TestSupport"], swiftSettings: upcoming),
         .testTarget(
             name: "AudioOutputTests", dependencies: ["AudioOutput", "AudioSinks", "System", "TestSupport"],
             swiftSettings: upcoming),
