@@ -100,8 +100,10 @@ let package = Package(
         .target(
             name: "UtterCLI",
             dependencies: [
-                "UtterKit", "SpeechDispatcherClient", "AudioOutput", "Configuration", "RegularFiles", "System",
-                "Scenario", .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                "UtterKit", "SpeechDispatcherClient", "AudioOutput", "Configuration", "RegularFiles", "System", "SSML",
+                "Scenario",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "RealModule", package: "swift-numerics"),
             ],
             swiftSettings: upcoming),
         .executableTarget(

@@ -8,7 +8,8 @@ public struct SpeechDispatcherError: Error, CustomStringConvertible, Equatable, 
 }
 
 /// A connection to the user's speech-dispatcher through libspeechd, as any SSIP client makes one.
-public final class SpeechDispatcherConnection {
+/// Usable from any thread: in its threaded mode libspeechd sends each request under its own lock.
+public final class SpeechDispatcherConnection: @unchecked Sendable {
     private let connection: UnsafeMutablePointer<SPDConnection>
 
     /// The socket libspeechd connects to for this user (`$SPEECHD_ADDRESS` or
@@ -46,12 +47,23 @@ public final class SpeechDispatcherConnection {
             throw SpeechDispatcherError(description: reason.trimmingTrailingNewlines)
         }
         connection = opened
-        // Called on libspeechd's reader thread, which passes no context: the ends go to a table
-        // shared by the process, keyed by message ID.
-        connection.pointee.callback_end = { message, _, _ in Ended.messages.withLock { _ = $0.insert(message) } }
-        connection.pointee.callback_cancel = { message, _, _ in Ended.messages.withLock { _ = $0.insert(message) } }
-        spd_set_notification_on(connection, SPD_END)
-        spd_set_notification_on(connection, SPD_CANCEL)
+        // Called on libspeechd's reader thread, which passes no context: the events go to a table
+        // shared by the process, keyed by message ID (which the server makes unique).
+        connection.pointee.callback_begin = { message, _, _ in Messages.table.withLock { $0.post(.began, to: message) } }
+        connection.pointee.callback_end = { message, _, _ in Messages.table.withLock { $0.post(.ended, to: message) } }
+        connection.pointee.callback_cancel = { message, _, _ in
+            Messages.table.withLock { $0.post(.cancelled, to: message) }
+        }
+        connection.pointee.callback_pause = { message, _, _ in Messages.table.withLock { $0.post(.paused, to: message) } }
+        connection.pointee.callback_resume = { message, _, _ in
+            Messages.table.withLock { $0.post(.resumed, to: message) }
+        }
+        connection.pointee.callback_im = { message, _, _, mark in
+            guard let mark else { return }
+            let name = String(cString: mark)
+            Messages.table.withLock { $0.post(.mark(name), to: message) }
+        }
+        spd_set_notification_on(connection, SPD_ALL)
     }
 
     deinit {
@@ -84,17 +96,117 @@ public final class SpeechDispatcherConnection {
         let id = Int(message)
         var waited = 0.0
         while waited < timeout {
-            if Ended.messages.withLock({ $0.remove(id) != nil }) { return true }
+            if Messages.table.withLock({ $0.takeEnd(of: id) }) { return true }
             usleep(20_000)
             waited += 0.02
         }
         return false
     }
+
+    /// Sends `ssml` (a `<speak>` document) with `settings`, queued after this connection's earlier
+    /// messages; its events, `<mark>`s included, come in the stream returned, which ends with
+    /// `.ended` or `.cancelled`. Nil when the server refused a setting or the message.
+    public func say(ssml: String, settings: SpeechDispatcherSettings) -> AsyncStream<SpeechDispatcherEvent>? {
+        if let module = settings.module, spd_set_output_module(connection, module) != 0 { return nil }
+        if let language = settings.language, spd_set_language(connection, language) != 0 { return nil }
+        if let voice = settings.voice, spd_set_synthesis_voice(connection, voice) != 0 { return nil }
+        guard spd_set_voice_rate(connection, Int32(settings.rate)) == 0,
+            spd_set_voice_pitch(connection, Int32(settings.pitch)) == 0,
+            spd_set_volume(connection, Int32(settings.volume)) == 0,
+            spd_set_data_mode(connection, SPD_DATA_SSML) == 0
+        else { return nil }
+        let message = spd_say(connection, SPD_TEXT, ssml)
+        guard message > 0 else { return nil }
+        let (stream, continuation) = AsyncStream.makeStream(
+            of: SpeechDispatcherEvent.self, bufferingPolicy: .unbounded)
+        Messages.table.withLock { $0.follow(Int(message), with: continuation) }
+        return stream
+    }
+
+    /// Pauses this connection's speech (the server pauses at its next index mark).
+    public func pause() { spd_pause(connection) }
+
+    /// Resumes this connection's paused speech.
+    public func resume() { spd_resume(connection) }
+
+    /// Stops this connection's message and drops those queued; every stream still open ends with
+    /// `.cancelled`, whether or not the server reports each one.
+    public func cancel() {
+        spd_cancel(connection)
+        Messages.table.withLock { $0.cancelAll() }
+    }
 }
 
-/// Messages that ended or were cancelled, for ``SpeechDispatcherConnection/speak(_:module:timeout:)``.
-private enum Ended {
-    static let messages = Mutex<Set<Int>>([])
+/// How a message is spoken, on SSIP's scales.
+public struct SpeechDispatcherSettings: Equatable, Sendable {
+    /// The output module; nil: the server's default for the language.
+    public var module: String?
+    public var language: String?
+    /// A voice name as the module lists it.
+    public var voice: String?
+    /// -100…100; 0 is normal.
+    public var rate = 0
+    public var pitch = 0
+    /// -100…100; 100 is the server's default volume.
+    public var volume = 100
+
+    public init() {}
+}
+
+/// What the server reports of a message, in order.
+public enum SpeechDispatcherEvent: Equatable, Sendable {
+    case began
+    case mark(String)
+    case paused
+    case resumed
+    case ended
+    case cancelled
+
+    var isLast: Bool { self == .ended || self == .cancelled }
+}
+
+/// The messages a process follows, for libspeechd's callbacks, which carry no context. Events of
+/// a message not followed yet (they can arrive before `spd_say` returns its ID) wait here.
+private struct Messages {
+    static let table = Mutex(Messages())
+
+    private var followed: [Int: AsyncStream<SpeechDispatcherEvent>.Continuation] = [:]
+    private var early: [Int: [SpeechDispatcherEvent]] = [:]
+
+    mutating func post(_ event: SpeechDispatcherEvent, to message: Int) {
+        guard let continuation = followed[message] else {
+            early[message, default: []].append(event)
+            // Late events of cancelled messages land here too and nobody asks for them: keep the
+            // newest messages only (the server numbers them in order).
+            if early.count > 64, let oldest = early.keys.min() { early[oldest] = nil }
+            return
+        }
+        continuation.yield(event)
+        if event.isLast {
+            continuation.finish()
+            followed[message] = nil
+        }
+    }
+
+    mutating func follow(_ message: Int, with continuation: AsyncStream<SpeechDispatcherEvent>.Continuation) {
+        followed[message] = continuation
+        for event in early.removeValue(forKey: message) ?? [] { post(event, to: message) }
+    }
+
+    /// Whether `message` has ended, forgetting it if so.
+    mutating func takeEnd(of message: Int) -> Bool {
+        guard early[message]?.contains(where: \.isLast) == true else { return false }
+        early[message] = nil
+        return true
+    }
+
+    mutating func cancelAll() {
+        for continuation in followed.values {
+            continuation.yield(.cancelled)
+            continuation.finish()
+        }
+        followed.removeAll()
+    }
 }
 
 extension String {

@@ -1,4 +1,5 @@
 import ArgumentParser
+import System
 import UtterKit
 
 extension UtterCommand {
@@ -7,20 +8,16 @@ extension UtterCommand {
             abstract: "Speak text aloud with an Utter voice, or render it to a sound file.",
             discussion: """
                 Text is SSML when it starts with <speak>; otherwise it is read as plain text. Speech \
-                plays on the ALSA device (on a desktop, its sound server) without speech-dispatcher.
+                plays on the ALSA device (on a desktop, its sound server) without speech-dispatcher, or \
+                with --server through your speech-dispatcher.
                 """)
 
-        @Option(name: .shortAndLong, help: "The voice, by name or identifier (see 'utter voices').")
-        var voice: String?
+        @OptionGroup var speech: SpeechOptions
 
-        @Option(name: .shortAndLong, help: "The language, when no voice is given (e.g. de, en-GB).")
-        var language: String?
-
-        @Option(name: .shortAndLong, help: "Speech rate from -100 to 100 (0: the voice's normal rate).")
-        var rate: Int = 0
-
-        @Option(name: .long, help: "The ALSA device to play on.")
-        var device: String = "default"
+        @Flag(
+            name: .shortAndLong,
+            help: "Show each word as it is heard; in a pipe, one word per line after its time in seconds.")
+        var follow = false
 
         @Option(
             name: [.customShort("o"), .long],
@@ -31,25 +28,29 @@ extension UtterCommand {
         var text: [String]
 
         func validate() throws {
-            guard (-100...100).contains(rate) else { throw ValidationError("--rate must be from -100 to 100.") }
             guard !text.joined().isEmpty else { throw ValidationError("Give the text to speak.") }
+            if follow && output != nil {
+                throw ValidationError("--follow shows words as they are heard, and -o plays nothing: use one of them.")
+            }
         }
 
         func run() async throws {
-            let speaker: Speaker
-            do {
-                speaker = try Speaker(output: output.map { .file(path: $0) } ?? .device(device))
-                if let voice { _ = try speaker.voice(named: voice) }
-            } catch {
-                throw UtterError(error.description)
-            }
+            let channel = try speech.channel(output: output)
             let joined = text.joined(separator: " ")
             var utterance = joined.hasPrefix("<speak") ? Utterance(ssml: joined) : Utterance(text: joined)
-            utterance.voice = voice
-            utterance.language = language
-            utterance.rate = 0.5 + Double(rate) / 200
-            for await event in speaker.speak(utterance) {
-                if case .cancelled = event { throw UtterError("Speech was cut off.") }
+            speech.apply(to: &utterance)
+            var follower = WordFollower(text: utterance.text, interactive: Terminal.isInteractive)
+            for await event in channel.speak(utterance) {
+                let now = MonotonicClock.now
+                switch event {
+                case .started: follower.start(at: now)
+                case .word(let range): if follow { Terminal.write(follower.heard(range, at: now)) }
+                case .finished: if follow { Terminal.write(follower.finish()) }
+                case .cancelled:
+                    if follow { Terminal.write(follower.finish()) }
+                    throw UtterError("Speech was cut off.")
+                case .mark, .paused, .resumed: break
+                }
             }
         }
     }

@@ -193,12 +193,6 @@ final class ModuleProcess {
     }
 }
 
-struct SpawnError: Error, CustomStringConvertible {
-    let what: String
-    let code: Int32
-    var description: String { "\(what) failed: \(String(cString: strerror(code)))" }
-}
-
 /// The built sd_utter: next to the test bundle, as SwiftPM builds every product into one folder.
 func modulePath() -> String {
     let runner = CommandLine.arguments[0]

@@ -1,0 +1,148 @@
+import RealModule
+import SSML
+import SpeechDispatcherClient
+import UtterKit
+
+/// Speech through the user's speech-dispatcher, over libspeechd. Words are followed by an SSML
+/// `<mark>` before each one, which the server reports when the module reaches it; the prosody
+/// goes over as SSIP settings, the delays as `<break>`s so that the server's queue keeps the order.
+final class SpeechDispatcherChannel: SpeechChannel {
+    private let connection: SpeechDispatcherConnection
+    private let module: String?
+
+    /// Connects to the user's speech-dispatcher, starting it if none runs, as clients do.
+    init(module: String?) throws(SpeechDispatcherError) {
+        connection = try SpeechDispatcherConnection(clientName: "utter", startingServer: true)
+        self.module = module
+    }
+
+    func speak(_ utterance: Utterance) -> AsyncStream<SpeechEvent> {
+        let (stream, continuation) = AsyncStream.makeStream(of: SpeechEvent.self, bufferingPolicy: .unbounded)
+        let message = Self.message(for: utterance)
+        guard let events = connection.say(ssml: message.ssml, settings: settings(for: utterance)) else {
+            continuation.yield(.cancelled)
+            continuation.finish()
+            return stream
+        }
+        let words = message.words
+        Task {
+            for await event in events {
+                switch event {
+                case .began: continuation.yield(.started)
+                case .mark(let name):
+                    if let index = Self.wordIndex(name), words.indices.contains(index) {
+                        continuation.yield(.word(words[index]))
+                    } else {
+                        continuation.yield(.mark(name))
+                    }
+                case .paused: continuation.yield(.paused)
+                case .resumed: continuation.yield(.resumed)
+                case .ended: continuation.yield(.finished)
+                case .cancelled: continuation.yield(.cancelled)
+                }
+            }
+            continuation.finish()
+        }
+        return stream
+    }
+
+    /// The server pauses at its next index mark, which is the next word.
+    func pause(at boundary: SpeechBoundary) { connection.pause() }
+
+    func resume() { connection.resume() }
+
+    /// SSIP has one way to stop: at once, dropping what is queued.
+    func stop(at boundary: SpeechBoundary) { connection.cancel() }
+
+    private func settings(for utterance: Utterance) -> SpeechDispatcherSettings {
+        var settings = SpeechDispatcherSettings()
+        settings.module = module
+        settings.language = utterance.language
+        settings.voice = utterance.voice
+        settings.rate = Self.ssip((utterance.rate - 0.5) * 200)
+        settings.pitch = Self.ssip(Double.log2(max(utterance.pitch, 0.01)) * 100)
+        settings.volume = Self.ssip(utterance.volume * 200 - 100)
+        return settings
+    }
+
+    private static func ssip(_ value: Double) -> Int {
+        Int(min(100, max(-100, value.rounded())))
+    }
+
+    private static let wordMarkPrefix = "utter-word-"
+
+    private static func wordIndex(_ mark: String) -> Int? {
+        guard mark.hasPrefix(wordMarkPrefix) else { return nil }
+        return Int(mark.dropFirst(wordMarkPrefix.count))
+    }
+
+    /// The SSML sent for `utterance` and the ranges of the words its marks stand before. An SSML
+    /// utterance goes as written, its own marks reported as marks.
+    static func message(for utterance: Utterance) -> (ssml: String, words: [Range<String.Index>]) {
+        func pause(_ seconds: Double) -> String {
+            seconds > 0 ? "<break time=\"\(Int((seconds * 1000).rounded()))ms\"/>" : ""
+        }
+        let before = pause(utterance.preDelay)
+        let after = pause(utterance.postDelay)
+        if let ssml = utterance.ssml {
+            guard let open = ssml.firstRange(of: "<speak"), let openEnd = ssml[open.upperBound...].firstIndex(of: ">"),
+                let close = ssml.ranges(of: "</speak>").last
+            else { return (ssml, []) }
+            let body = ssml.index(after: openEnd)
+            return (String(ssml[..<body]) + before + String(ssml[body..<close.lowerBound]) + after
+                + String(ssml[close.lowerBound...]), [])
+        }
+        let text = utterance.text
+        let words = SpokenWords.ranges(in: text)
+        var ssml = "<speak>" + before
+        var written = text.startIndex
+        for (index, word) in words.enumerated() {
+            ssml += SSMLText.escape(String(text[written..<word.lowerBound]))
+            ssml += "<mark name=\"\(wordMarkPrefix)\(index)\"/>" + SSMLText.escape(String(text[word]))
+            written = word.upperBound
+        }
+        ssml += SSMLText.escape(String(text[written...])) + after + "</speak>"
+        return (ssml, words)
+    }
+}
+
+/// Where words are in a text, for following it: runs between spaces, and in Chinese and Japanese,
+/// which have no spaces, the runs between their punctuation; without the punctuation around them,
+/// as the engine's own words come.
+enum SpokenWords {
+    static func ranges(in text: String) -> [Range<String.Index>] {
+        runs(in: text).compactMap { run in
+            let word = text[run]
+            guard let first = word.firstIndex(where: { !$0.isPunctuation }),
+                let last = word.lastIndex(where: { !$0.isPunctuation })
+            else { return nil }
+            return first..<text.index(after: last)
+        }
+    }
+
+    private static func runs(in text: String) -> [Range<String.Index>] {
+        var ranges: [Range<String.Index>] = []
+        var start: String.Index?
+        var index = text.startIndex
+        while index < text.endIndex {
+            let character = text[index]
+            let breaks = character.isWhitespace || isCJKPunctuation(character)
+            if breaks {
+                if let begun = start { ranges.append(begun..<index) }
+                start = nil
+            } else if start == nil {
+                start = index
+            }
+            index = text.index(after: index)
+        }
+        if let begun = start { ranges.append(begun..<text.endIndex) }
+        return ranges
+    }
+
+    private static func isCJKPunctuation(_ character: Character) -> Bool {
+        guard let scalar = character.unicodeScalars.first else { return false }
+        // CJK Symbols and Punctuation, and the full-width forms of ASCII punctuation.
+        return (0x3000...0x303F).contains(scalar.value)
+            || [0xFF01, 0xFF0C, 0xFF0E, 0xFF1A, 0xFF1B, 0xFF1F].contains(scalar.value)
+    }
+}

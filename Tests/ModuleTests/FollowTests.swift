@@ -1,0 +1,110 @@
+import Glibc
+import TestSupport
+import Testing
+
+/// `utter say --follow`: words shown as they are heard, on a terminal and in a pipe.
+@Suite struct FollowTests {
+    private var utter: String {
+        String(modulePath().dropLast("sd_utter".count)) + "utter"
+    }
+
+    /// A home whose `.asoundrc` names `utter_paced`, a private PulseAudio's real-time null sink.
+    private func pacedHome(_ folder: TemporaryFolder) throws -> PrivatePulse {
+        let pulse = try PrivatePulse(runtime: folder.file("pulse"))
+        writeFile(
+            folder.file(".asoundrc"),
+            "pcm.utter_paced { type pulse server \"unix:\(pulse.socket)\" device \"utter_null\" }\n")
+        return pulse
+    }
+
+    private static let sentence = "The quick brown fox jumps over the lazy dog."
+
+    @Test func `in a pipe every word is a line, after the time it was heard`() throws {
+        let folder = TemporaryFolder()
+        let pulse = try pacedHome(folder)
+        let recording = try MonitorRecording(pulse: pulse, path: folder.file("heard.raw"))
+        let run = ChildProcess.run(
+            [utter, "say", "--follow", "--device", "utter_paced", Self.sentence],
+            environment: ["HOME=\(folder.path)", "PATH=/usr/bin:/bin", "LANG=C.UTF-8"])
+        let heard = recording.finish()
+        #expect(run.status == 0, "\(run.standardError)")
+        let lines = run.standardOutput.split(separator: "\n").map { $0.split(separator: "\t") }
+        #expect(lines.map { String($0.last ?? "") } == ["The", "quick", "brown", "fox", "jumps", "over", "the", "lazy", "dog"])
+        let times = lines.compactMap { Double($0.first ?? "") }
+        try #require(times.count == lines.count, "\(run.standardOutput)")
+        #expect(times.first == 0)
+        #expect(zip(times, times.dropFirst()).allSatisfy { $0 < $1 }, "\(times)")
+        // Heard, not synthesised: the words are spread over the time the sentence takes to play
+        // (synthesis takes a few milliseconds). (Not compared with the sound's own start: through
+        // ALSA's pulse plugin a first word is reported while the plugin's first write stalls.)
+        let audible = heard.indices.filter { abs(Int32(heard[$0])) >= 300 }
+        let span = Double((audible.last ?? 0) - (audible.first ?? 0)) / 22050
+        #expect(span > 1.5, "\(span) s audible")
+        #expect(times.last! - times[1] > span / 2, "words from \(times[1]) s to \(times.last!) s of \(span) s")
+    }
+
+    @Test func `on a terminal the text appears word by word as it is heard`() throws {
+        let folder = TemporaryFolder()
+        let pulse = try pacedHome(folder)
+        defer { withExtendedLifetime(pulse) {} }
+        let session = try TerminalSession(
+            command: "\(utter) say --follow --device utter_paced '\(Self.sentence)'",
+            environment: ["HOME=\(folder.path)", "PATH=/usr/bin:/bin", "LANG=C.UTF-8", "TERM=xterm-256color"])
+        defer { session.close() }
+        // Part of the sentence is on the screen while the rest is still to be heard.
+        #expect(session.waitUntil { $0.hasPrefix("The quick") && !$0.contains("dog") })
+        #expect(session.waitFor("lazy dog."))
+        #expect(session.exitStatus() == 0)
+        #expect(session.screen() == Self.sentence + "\n[exit 0]")
+    }
+
+    @Test(arguments: [
+        ("en", "Hello there, how are you?", ["Hello", "there", "how", "are", "you"]),
+        ("de", "Guten Tag, wie geht es Ihnen?", ["Guten", "Tag", "wie", "geht", "es", "Ihnen"]),
+        ("fr", "Bonjour, comment allez vous ce matin?", ["Bonjour", "comment", "allez", "vous", "ce", "matin"]),
+        ("ja", "こんにちは、元気ですか。", ["こんにちは", "元気ですか"]),
+        ("zh", "你好，世界。", ["你", "好", "世", "界"]),
+    ])
+    func `the five languages of a language picker are spoken and followed`(
+        language: String, text: String, words: [String]
+    ) throws {
+        let folder = TemporaryFolder()
+        writeFile(folder.file(".asoundrc"), "pcm.!default { type null }\n")
+        let run = ChildProcess.run(
+            [utter, "say", "--follow", "-l", language, "--rate", "fast", text],
+            environment: ["HOME=\(folder.path)", "PATH=/usr/bin:/bin", "LANG=C.UTF-8"])
+        #expect(run.status == 0, "\(run.standardError)")
+        #expect(run.standardOutput.split(separator: "\n").map { String($0.split(separator: "\t").last ?? "") } == words)
+        let rendered = folder.file("\(language).wav")
+        let render = ChildProcess.run(
+            [utter, "say", "-l", language, "-o", rendered, text], environment: ["HOME=\(folder.path)", "PATH=/usr/bin:/bin"])
+        #expect(render.status == 0, "\(render.standardError)")
+        let file = try #require(SoundFileContents(path: rendered))
+        #expect(file.duration > 0.5 && rootMeanSquare(file.samples) > 500, "\(file.duration) s")
+    }
+
+    @Test func `rate presets and numbers change the pace, and bad ones are refused`() throws {
+        let folder = TemporaryFolder()
+        var durations: [String: Double] = [:]
+        for rate in ["slow", "medium", "fast", "-80"] {
+            let path = folder.file("\(rate).wav")
+            let run = ChildProcess.run([utter, "say", "--rate=\(rate)", "-o", path, Self.sentence])
+            #expect(run.status == 0, "\(run.standardError)")
+            durations[rate] = try #require(SoundFileContents(path: path)).duration
+        }
+        #expect(durations["-80"]! > durations["slow"]!, "\(durations)")
+        #expect(durations["slow"]! > durations["medium"]!, "\(durations)")
+        #expect(durations["medium"]! > durations["fast"]!, "\(durations)")
+        let bad = ChildProcess.run([utter, "say", "-r", "brisk", "Hi"])
+        #expect(bad.status == 64)
+        #expect(bad.standardError.hasPrefix("Error: The value 'brisk' is invalid for '-r <rate>'"), "\(bad.standardError)")
+        let both = ChildProcess.run([utter, "say", "--follow", "-o", folder.file("x.wav"), "Hi"])
+        #expect(both.status == 64)
+        #expect(
+            both.standardError.hasPrefix(
+                "Error: --follow shows words as they are heard, and -o plays nothing: use one of them."),
+            "\(both.standardError)")
+        let module = ChildProcess.run([utter, "say", "--module", "espeak-ng", "Hi"])
+        #expect(module.status == 64 && module.standardError.hasPrefix("Error: --module needs --server."))
+    }
+}
