@@ -118,3 +118,26 @@ public struct ScenarioProblem: Sendable, Equatable, CustomStringConvertible {
         (path.isEmpty ? "" : "\(path): ") + "\(message) (line \(line))"
     }
 }
+
+extension Scenario {
+    /// The speeches as one recording plays them: pauses and slide changes left out, and the
+    /// silence of each wait added before the next speech (after the last one, at the end).
+    public var recording: [Speech] {
+        var speeches: [Speech] = []
+        var silence = 0.0
+        for action in actions {
+            switch action {
+            case .speak(var speech):
+                speech.prosody.preDelay += silence
+                silence = 0
+                speeches.append(speech)
+            case .wait(let seconds):
+                silence += seconds
+            case .pause, .changeSlide:
+                break
+            }
+        }
+        if silence > 0, !speeches.isEmpty { speeches[speeches.count - 1].prosody.postDelay += silence }
+        return speeches
+    }
+}
