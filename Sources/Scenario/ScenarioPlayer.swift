@@ -50,6 +50,8 @@ public struct ScenarioPlayer: Sendable {
     public private(set) var isPaused = false
     /// The preset being spoken (1-based).
     public private(set) var preset: Int?
+    /// Ended by the quit key rather than at the end of the scenario.
+    public private(set) var isStopped = false
 
     private var speechNumber = 0
     private var timerNumber = 0
@@ -73,7 +75,11 @@ public struct ScenarioPlayer: Sendable {
         case .start:
             return phase == .ready ? advance() : []
         case .word(let speech, let offset):
-            if speech == speechNumber, preset == nil { lastWord = speechStart + offset }
+            if speech == speechNumber, preset == nil, let text = currentSpeech?.text,
+                (0..<text.utf8.count - speechStart).contains(offset)
+            {
+                lastWord = speechStart + offset
+            }
             return []
         case .spoken(let speech):
             guard speech == speechNumber else { return [] }
@@ -105,6 +111,7 @@ public struct ScenarioPlayer: Sendable {
             guard phase != .finished else { return [] }
             let speaking = preset != nil || isSpeakingAction
             phase = .finished
+            isStopped = true
             return (speaking ? [.stopSpeech] : []) + [.finish]
         }
     }
@@ -181,10 +188,19 @@ public struct ScenarioPlayer: Sendable {
     /// leading silence then.
     private mutating func speak(_ speech: Speech, from offset: Int) -> [Effect] {
         var rest = speech
+        var offset = offset
         if offset > 0 {
+            // Offsets come from word events, so they fall on a character; rounded down if not.
             let text = speech.text
-            rest.text = String(text[text.utf8.index(text.utf8.startIndex, offsetBy: offset)...])
-            rest.prosody.preDelay = 0
+            let start = text[..<text.utf8.index(text.utf8.startIndex, offsetBy: offset)].endIndex
+            let tail = text[start...]
+            if tail.contains(where: { !$0.isWhitespace }) {
+                rest.text = String(tail)
+                rest.prosody.preDelay = 0
+                offset = text.utf8.distance(from: text.startIndex, to: start)
+            } else {
+                offset = 0
+            }
         }
         speechStart = offset
         lastWord = offset
@@ -205,7 +221,7 @@ public struct ScenarioPlayer: Sendable {
         let state: String
         switch phase {
         case .ready: state = "ready"
-        case .finished: state = "finished"
+        case .finished: state = isStopped ? "stopped" : "finished"
         case .holding: state = preset.map { "preset \($0)" } ?? "paused"
         case .speaking, .waiting:
             if let preset {

@@ -26,7 +26,7 @@ public struct BackgroundProcess: Sendable {
         posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
         let words: [String] = ["/bin/sh", "-c", command]
         let arguments = words.map { strdup($0) } + [nil]
-        defer { arguments.forEach { free($0) } }
+        defer { for argument in arguments { free(argument) } }
         let result = posix_spawn(&pid, "/bin/sh", &actions, &attributes, arguments, environ)
         guard result == 0 else { throw Errno(result) }
         return BackgroundProcess(pid: pid)

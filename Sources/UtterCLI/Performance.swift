@@ -16,7 +16,9 @@ struct Performance {
     private var commands: [(page: Int, process: BackgroundProcess)] = []
     private var shownStatus = ""
 
-    init(scenario: Scenario, channel: any SpeechChannel, speech: SpeechOptions, slides: SlideCommand?, interactive: Bool) {
+    init(
+        scenario: Scenario, channel: any SpeechChannel, speech: SpeechOptions, slides: SlideCommand?, interactive: Bool
+    ) {
         player = ScenarioPlayer(scenario: scenario)
         self.channel = channel
         self.speech = speech
@@ -142,7 +144,9 @@ struct Performance {
         guard interactive else { return }
         var status = player.status
         if player.isPaused || player.phase == .holding {
-            status += player.scenario.presets.isEmpty ? " · space goes on" : " · space goes on, 1–\(player.scenario.presets.count) presets"
+            status +=
+                player.scenario.presets.isEmpty
+                ? " · space goes on" : " · space goes on, 1–\(player.scenario.presets.count) presets"
         }
         status += " · q quits"
         guard status != shownStatus else { return }

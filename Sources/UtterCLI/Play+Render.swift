@@ -18,7 +18,8 @@ extension UtterCommand.Play {
         let speed = elapsed > 0 ? seconds / elapsed : 0
         Terminal.write(
             "Rendered \(speeches.count) speech\(speeches.count == 1 ? "" : "es") of '\(self.scenario)' to '\(path)': "
-                + "\(Self.decimal(seconds)) s of audio in \(Self.decimal(elapsed)) s (\(Self.decimal(speed))× real time).\n")
+                + "\(Self.decimal(seconds)) s of audio in \(Self.decimal(elapsed)) s (\(Self.decimal(speed))× real time).\n"
+        )
     }
 
     /// Speaks `speeches` into the file, which is complete when this returns: the speaker that

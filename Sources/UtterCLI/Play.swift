@@ -40,7 +40,8 @@ extension UtterCommand {
 
         func validate() throws {
             if output != nil && onSlide != nil {
-                throw ValidationError("--on-slide follows a talk as it is played, and -o plays nothing: use one of them.")
+                throw ValidationError(
+                    "--on-slide follows a talk as it is played, and -o plays nothing: use one of them.")
             }
         }
 

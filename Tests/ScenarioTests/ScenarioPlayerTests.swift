@@ -85,6 +85,22 @@ import Testing
         #expect(player.handle(.pauseKey) == [.stopSpeech, .speak(Speech(text: "世界。", prosody: rest), number: 4)])
     }
 
+    @Test func `word offsets outside the text are ignored, and one inside a character counts from its start`() {
+        let japanese = Speech(text: "日本語")
+        var player = player([.speak(japanese)])
+        _ = player.handle(.start)
+        _ = player.handle(.word(speech: 1, offset: 3))
+        _ = player.handle(.word(speech: 1, offset: 9))
+        _ = player.handle(.word(speech: 1, offset: -1))
+        _ = player.handle(.pauseKey)
+        _ = player.handle(.presetKey(1))
+        #expect(player.handle(.pauseKey) == [.stopSpeech, .speak(Speech(text: "本語"), number: 4)])
+        _ = player.handle(.word(speech: 4, offset: 4))  // inside 語, which starts at 3 in "本語"
+        _ = player.handle(.pauseKey)
+        _ = player.handle(.presetKey(1))
+        #expect(player.handle(.pauseKey) == [.stopSpeech, .speak(Speech(text: "語"), number: 7)])
+    }
+
     @Test func `a pause action waits for space, and takes presets meanwhile`() {
         var player = player([.pause, .speak(hello)])
         #expect(player.handle(.start) == [])
@@ -113,6 +129,7 @@ import Testing
         var speaking = player([.speak(hello)])
         _ = speaking.handle(.start)
         #expect(speaking.handle(.quitKey) == [.stopSpeech, .finish])
+        #expect(speaking.status == "action 1 of 1 · slide 1 · stopped")
         #expect(speaking.handle(.quitKey) == [])
         #expect(speaking.handle(.spoken(speech: 1)) == [])
         var waiting = player([.wait(seconds: 5)])

@@ -153,6 +153,24 @@ import Testing
         #expect(scenario.actions == [.pause])
     }
 
+    @Test func `a recording leaves out pauses and slides, and turns waits into the silences around speech`() {
+        var slow = Prosody()
+        slow.rate = 0.3
+        slow.preDelay = 0.5
+        slow.postDelay = 0.25
+        let scenario = Scenario(actions: [
+            .wait(seconds: 1), .speak(Speech(text: "One.", prosody: slow)), .pause, .wait(seconds: 2),
+            .changeSlide(.next), .wait(seconds: 0.5), .speak(Speech(text: "Two.")), .wait(seconds: 3), .pause,
+        ])
+        var first = slow
+        first.preDelay = 1.5
+        var second = Prosody()
+        second.preDelay = 2.5
+        second.postDelay = 3
+        #expect(scenario.recording == [Speech(text: "One.", prosody: first), Speech(text: "Two.", prosody: second)])
+        #expect(Scenario(actions: [.wait(seconds: 1), .pause]).recording == [])
+    }
+
     @Test func `slide changes never go before page 1`() {
         #expect(SlideChange.previous.page(after: 1) == 1)
         #expect(SlideChange.previous.page(after: 3) == 2)
