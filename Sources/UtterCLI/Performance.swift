@@ -144,9 +144,12 @@ struct Performance {
         guard interactive else { return }
         var status = player.status
         if player.isPaused || player.phase == .holding {
-            status +=
-                player.scenario.presets.isEmpty
-                ? " · space goes on" : " · space goes on, 1–\(player.scenario.presets.count) presets"
+            status += " · space goes on"
+            switch player.scenario.presets.count {
+            case 0: break
+            case 1: status += " · 1: preset"
+            case let count: status += " · 1–\(count): presets"
+            }
         }
         status += " · q quits"
         guard status != shownStatus else { return }
