@@ -15,10 +15,10 @@ extension UtterCommand.Play {
         try await record(speeches, to: path)
         let elapsed = Double(MonotonicClock.now - start) / 1e9
         let seconds = try SoundFileLength.seconds(of: path)
-        let speed = elapsed > 0 ? seconds / elapsed : 0
+        let speed = Int((seconds / max(elapsed, 1e-3)).rounded())
         Terminal.write(
             "Rendered \(speeches.count) speech\(speeches.count == 1 ? "" : "es") of '\(self.scenario)' to '\(path)': "
-                + "\(Self.decimal(seconds)) s of audio in \(Self.decimal(elapsed)) s (\(Self.decimal(speed))× real time).\n"
+                + "\(Self.decimal(seconds)) s of audio in \(Int((elapsed * 1000).rounded())) ms (\(speed)× real time).\n"
         )
     }
 

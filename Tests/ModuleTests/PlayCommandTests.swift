@@ -73,6 +73,23 @@ import Testing
         #expect(file.duration > 1 && rootMeanSquare(file.samples) > 500, "\(file.duration) s")
     }
 
+    @Test(arguments: [("demo.json", 4), ("demo-ja.json", 3)])
+    func `the example scenarios render, with a summary of what was written`(name: String, speeches: Int) throws {
+        let root = String(#filePath.dropLast("/Tests/ModuleTests/PlayCommandTests.swift".count))
+        let scenario = root + "/Examples/Scenarios/" + name
+        let folder = TemporaryFolder()
+        let output = folder.file("talk.ogg")
+        let run = ChildProcess.run([utter, "play", "-o", output, scenario])
+        #expect(run.status == 0, "\(run.standardError)")
+        let file = try #require(SoundFileContents(path: output))
+        #expect(file.container == "ogg" && file.duration > 8, "\(file.duration) s")
+        let seconds = (file.duration * 10).rounded() / 10
+        #expect(
+            run.standardOutput.hasPrefix(
+                "Rendered \(speeches) speeches of '\(scenario)' to '\(output)': \(seconds) s of audio in "),
+            "\(run.standardOutput)")
+    }
+
     @Test func `a bad scenario is refused with every problem, and nothing is rendered`() {
         let folder = TemporaryFolder()
         let scenario = folder.file("bad.json")
