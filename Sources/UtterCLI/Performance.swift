@@ -9,7 +9,9 @@ struct Performance {
     private let channel: any SpeechChannel
     private let speech: SpeechOptions
     private let slides: SlideCommand?
-    private let interactive: Bool
+    /// The terminal's keys; nil without a terminal, and then plain lines instead of a status line.
+    private let keys: KeyReader?
+    private var interactive: Bool { keys != nil }
     private let events: AsyncStream<ScenarioPlayer.Event>
     private let sink: AsyncStream<ScenarioPlayer.Event>.Continuation
     /// Slide commands started and not yet seen to end.
@@ -17,22 +19,18 @@ struct Performance {
     private var shownStatus = ""
 
     init(
-        scenario: Scenario, channel: any SpeechChannel, speech: SpeechOptions, slides: SlideCommand?, interactive: Bool
+        scenario: Scenario, channel: any SpeechChannel, speech: SpeechOptions, slides: SlideCommand?, keys: KeyReader?
     ) {
         player = ScenarioPlayer(scenario: scenario)
         self.channel = channel
         self.speech = speech
         self.slides = slides
-        self.interactive = interactive
+        self.keys = keys
         (events, sink) = AsyncStream.makeStream(of: ScenarioPlayer.Event.self, bufferingPolicy: .unbounded)
     }
 
     mutating func run() async {
-        var keys: KeyReader?
-        if interactive {
-            keys = try? KeyReader()
-            if let keys { listen(to: keys.keys) }
-        }
+        if let keys { listen(to: keys.keys) }
         defer { keys?.close() }
         sink.yield(.start)
         for await event in events {
@@ -46,11 +44,7 @@ struct Performance {
             if finished { break }
             showStatus()
         }
-        if interactive {
-            Terminal.write("\r\u{1B}[K" + player.status + "\n")
-        } else {
-            Terminal.write(player.status + "\n")
-        }
+        Terminal.write((interactive ? "\r\u{1B}[K" : "") + player.status + "\n")
     }
 
     private func listen(to keys: AsyncStream<Key>) {

@@ -50,9 +50,18 @@ extension UtterCommand {
             if let output {
                 try await render(scenario, to: output)
             } else {
+                let channel = try speech.channel(output: nil)
+                var keys: KeyReader?
+                if Terminal.isInteractive {
+                    do {
+                        keys = try KeyReader()
+                    } catch {
+                        throw UtterError("Cannot read keys from the terminal: \(error).")
+                    }
+                }
                 var performance = Performance(
-                    scenario: scenario, channel: try speech.channel(output: nil), speech: speech,
-                    slides: onSlide.map(SlideCommand.init), interactive: Terminal.isInteractive)
+                    scenario: scenario, channel: channel, speech: speech, slides: onSlide.map(SlideCommand.init),
+                    keys: keys)
                 await performance.run()
             }
         }
