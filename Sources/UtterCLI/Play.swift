@@ -6,7 +6,7 @@ import UtterKit
 extension UtterCommand {
     struct Play: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
-            abstract: "Read a talk or demo aloud from a scenario file, or render it to a sound file.",
+            abstract: "Read a talk aloud from a scenario file, or render it to a sound file.",
             discussion: """
                 The scenario is the JSON that iOS presentation apps built on AVSpeechSynthesizer write: \
                 default language, rate (0 to 1, 0.5 normal), pitch (0.5 to 2), volume, preDelay and \

@@ -327,6 +327,7 @@ import Testing
                 SUBCOMMANDS:
                   voices                  List the voices: name, primary language, identifier.
                   say                     Speak text aloud with an Utter voice, or render it to a sound file.
+                  play                    Read a talk aloud from a scenario file, or render it to a sound file.
                   status                  Tell whether Utter works with your speech-dispatcher, and if not, why and
                                           what to do.
                   install                 Install Utter for you, where your speech-dispatcher finds it.
