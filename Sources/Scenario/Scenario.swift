@@ -5,9 +5,9 @@ public struct Scenario: Sendable, Equatable {
     public var defaults: Prosody
     public var actions: [ScenarioAction]
     /// What keys 1 to 9 say while the talk is paused.
-    public var presets: [Speech]
+    public var presets: [Passage]
 
-    public init(defaults: Prosody = Prosody(), actions: [ScenarioAction], presets: [Speech] = []) {
+    public init(defaults: Prosody = Prosody(), actions: [ScenarioAction], presets: [Passage] = []) {
         self.defaults = defaults
         self.actions = actions
         self.presets = presets
@@ -47,7 +47,7 @@ public struct Prosody: Sendable, Equatable {
 }
 
 /// Text to speak, and how.
-public struct Speech: Sendable, Equatable {
+public struct Passage: Sendable, Equatable {
     public var text: String
     public var prosody: Prosody
 
@@ -59,7 +59,7 @@ public struct Speech: Sendable, Equatable {
 
 /// One step of a scenario.
 public enum ScenarioAction: Sendable, Equatable {
-    case speak(Speech)
+    case speak(Passage)
     /// Silence, then the next action.
     case wait(seconds: Double)
     /// Waits for the presenter to go on.
@@ -122,8 +122,8 @@ public struct ScenarioProblem: Sendable, Equatable, CustomStringConvertible {
 extension Scenario {
     /// The speeches as one recording plays them: pauses and slide changes left out, and the
     /// silence of each wait added before the next speech (after the last one, at the end).
-    public var recording: [Speech] {
-        var speeches: [Speech] = []
+    public var recording: [Passage] {
+        var speeches: [Passage] = []
         var silence = 0.0
         for action in actions {
             switch action {

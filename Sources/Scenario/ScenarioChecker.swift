@@ -24,7 +24,7 @@ struct ScenarioChecker {
         } else if members["actions"] == nil {
             report("actions", "missing; a scenario needs a list of actions", root)
         }
-        var presets: [Speech] = []
+        var presets: [Passage] = []
         if let value = members["presets"], let elements = array(value, at: "presets") {
             if elements.count > Self.maximumPresets {
                 report(
@@ -74,17 +74,17 @@ struct ScenarioChecker {
         actionTypes.dropLast().map { "\"\($0)\"" }.joined(separator: ", ") + " or \"\(actionTypes.last!)\""
     }
 
-    private mutating func preset(_ value: JSONValue, at path: String, defaults: Prosody) -> Speech? {
+    private mutating func preset(_ value: JSONValue, at path: String, defaults: Prosody) -> Passage? {
         guard let members = object(value, at: path, keys: ["text"] + Self.prosodyKeys) else { return nil }
         return speech(members, in: value, at: path, defaults: defaults)
     }
 
     private mutating func speech(
         _ members: [String: JSONValue], in value: JSONValue, at path: String, defaults: Prosody
-    ) -> Speech? {
+    ) -> Passage? {
         let text = speechText(members["text"], in: value, at: path + ".text")
         let prosody = prosody(members, at: path, over: defaults)
-        return text.map { Speech(text: $0, prosody: prosody) }
+        return text.map { Passage(text: $0, prosody: prosody) }
     }
 
     private mutating func speechText(_ value: JSONValue?, in object: JSONValue, at path: String) -> String? {

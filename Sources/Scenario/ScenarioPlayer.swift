@@ -21,7 +21,7 @@ public struct ScenarioPlayer: Sendable {
 
     public enum Effect: Sendable, Equatable {
         /// Speak this, reporting its events as speech `number`.
-        case speak(Speech, number: Int)
+        case speak(Passage, number: Int)
         /// Report `.waited(timer: number)` after this many seconds.
         case startTimer(seconds: Double, number: Int)
         case pauseSpeech
@@ -75,7 +75,7 @@ public struct ScenarioPlayer: Sendable {
         case .start:
             return phase == .ready ? advance() : []
         case .word(let speech, let offset):
-            if speech == speechNumber, preset == nil, let text = currentSpeech?.text,
+            if speech == speechNumber, preset == nil, let text = currentPassage?.text,
                 (0..<text.utf8.count - speechStart).contains(offset)
             {
                 lastWord = speechStart + offset
@@ -186,7 +186,7 @@ public struct ScenarioPlayer: Sendable {
 
     /// Speaks `speech` from a UTF-8 offset on: from a word where it was cut off, without its
     /// leading silence then.
-    private mutating func speak(_ speech: Speech, from offset: Int) -> [Effect] {
+    private mutating func speak(_ speech: Passage, from offset: Int) -> [Effect] {
         var rest = speech
         var offset = offset
         if offset > 0 {
@@ -209,7 +209,7 @@ public struct ScenarioPlayer: Sendable {
     }
 
     /// The current speech: the action's, or the preset's while one is spoken.
-    public var currentSpeech: Speech? {
+    public var currentPassage: Passage? {
         if let preset { return scenario.presets[preset - 1] }
         guard phase == .speaking, case .speak(let speech) = scenario.actions[actionIndex] else { return nil }
         return speech

@@ -93,8 +93,8 @@ struct Performance {
         return false
     }
 
-    private func speak(_ text: Speech, number: Int) {
-        let utterance = UtterCommand.Play.utterance(text, options: speech)
+    private func speak(_ passage: Passage, number: Int) {
+        let utterance = UtterCommand.Play.utterance(passage, options: speech)
         if let preset = player.preset {
             line("preset \(preset): \(utterance.text)")
         } else {

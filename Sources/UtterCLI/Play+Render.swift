@@ -24,7 +24,7 @@ extension UtterCommand.Play {
 
     /// Speaks `speeches` into the file, which is complete when this returns: the speaker that
     /// wrote it is gone (an Ogg or FLAC file is finished only when closed).
-    private func record(_ speeches: [Speech], to path: String) async throws {
+    private func record(_ speeches: [Passage], to path: String) async throws {
         let channel = try speech.channel(output: path)
         // Queued all at once: the engine renders the next while the file takes the last.
         let streams = speeches.map { channel.speak(Self.utterance($0, options: speech)) }

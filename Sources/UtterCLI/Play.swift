@@ -90,7 +90,7 @@ extension UtterCommand {
         }
 
         /// The utterance for one of the scenario's speeches, with the command line's voice and language.
-        static func utterance(_ speech: Speech, options: SpeechOptions) -> Utterance {
+        static func utterance(_ speech: Passage, options: SpeechOptions) -> Utterance {
             var utterance = Utterance(text: speech.text)
             options.apply(to: &utterance)
             let prosody = speech.prosody

@@ -3,11 +3,11 @@ import Testing
 
 /// The player event by event: what it does next, and the status line the presenter sees.
 @Suite struct ScenarioPlayerTests {
-    private let hello = Speech(text: "Hello there, audience.")
-    private let question = Speech(text: "Any questions?")
+    private let hello = Passage(text: "Hello there, audience.")
+    private let question = Passage(text: "Any questions?")
 
     private func player(_ actions: [ScenarioAction]) -> ScenarioPlayer {
-        ScenarioPlayer(scenario: Scenario(actions: actions, presets: [question, Speech(text: "Thanks.")]))
+        ScenarioPlayer(scenario: Scenario(actions: actions, presets: [question, Passage(text: "Thanks.")]))
     }
 
     @Test func `actions run in order: slides at once, speech until spoken, waits until the timer`() {
@@ -15,7 +15,7 @@ import Testing
         #expect(player.status == "action 0 of 5 · slide 1 · ready")
         #expect(player.handle(.start) == [.showSlide(2), .speak(hello, number: 1)])
         #expect(player.status == "action 2 of 5 · slide 2 · speaking")
-        #expect(player.currentSpeech == hello)
+        #expect(player.currentPassage == hello)
         #expect(player.handle(.spoken(speech: 1)) == [.startTimer(seconds: 1.5, number: 1)])
         #expect(player.status == "action 3 of 5 · slide 2 · waiting")
         #expect(player.handle(.waited(timer: 1)) == [.showSlide(3)])
@@ -52,19 +52,19 @@ import Testing
         #expect(player.handle(.pauseKey) == [.pauseSpeech])
         #expect(player.handle(.presetKey(1)) == [.stopSpeech, .speak(question, number: 2)])
         #expect(player.status == "action 1 of 1 · slide 1 · preset 1")
-        #expect(player.currentSpeech == question)
+        #expect(player.currentPassage == question)
         #expect(player.handle(.spoken(speech: 1)) == [], "the cut speech's end is stale")
         _ = player.handle(.word(speech: 2, offset: 4))
         #expect(player.handle(.spoken(speech: 2)) == [])
         #expect(player.status == "action 1 of 1 · slide 1 · paused")
-        #expect(player.handle(.pauseKey) == [.speak(Speech(text: "there, audience."), number: 3)])
+        #expect(player.handle(.pauseKey) == [.speak(Passage(text: "there, audience."), number: 3)])
         _ = player.handle(.word(speech: 3, offset: 7))
         #expect(player.handle(.pauseKey) == [.pauseSpeech])
-        #expect(player.handle(.presetKey(2)) == [.stopSpeech, .speak(Speech(text: "Thanks."), number: 4)])
+        #expect(player.handle(.presetKey(2)) == [.stopSpeech, .speak(Passage(text: "Thanks."), number: 4)])
         #expect(
             player.handle(.presetKey(1)) == [.stopSpeech, .speak(question, number: 5)], "a new preset replaces one")
         // The stopped preset's number is retired with it, so its end cannot pass for the speech's.
-        #expect(player.handle(.pauseKey) == [.stopSpeech, .speak(Speech(text: "audience."), number: 7)])
+        #expect(player.handle(.pauseKey) == [.stopSpeech, .speak(Passage(text: "audience."), number: 7)])
         #expect(player.handle(.spoken(speech: 5)) == [])
         #expect(player.handle(.spoken(speech: 7)) == [.finish])
     }
@@ -76,17 +76,17 @@ import Testing
         prosody.preDelay = 2
         var rest = prosody
         rest.preDelay = 0
-        let japanese = Speech(text: "こんにちは、世界。", prosody: prosody)
+        let japanese = Passage(text: "こんにちは、世界。", prosody: prosody)
         var player = player([.speak(japanese)])
         _ = player.handle(.start)
         _ = player.handle(.word(speech: 1, offset: "こんにちは、".utf8.count))
         _ = player.handle(.pauseKey)
         _ = player.handle(.presetKey(2))
-        #expect(player.handle(.pauseKey) == [.stopSpeech, .speak(Speech(text: "世界。", prosody: rest), number: 4)])
+        #expect(player.handle(.pauseKey) == [.stopSpeech, .speak(Passage(text: "世界。", prosody: rest), number: 4)])
     }
 
     @Test func `word offsets outside the text are ignored, and one inside a character counts from its start`() {
-        let japanese = Speech(text: "日本語")
+        let japanese = Passage(text: "日本語")
         var player = player([.speak(japanese)])
         _ = player.handle(.start)
         _ = player.handle(.word(speech: 1, offset: 3))
@@ -94,11 +94,11 @@ import Testing
         _ = player.handle(.word(speech: 1, offset: -1))
         _ = player.handle(.pauseKey)
         _ = player.handle(.presetKey(1))
-        #expect(player.handle(.pauseKey) == [.stopSpeech, .speak(Speech(text: "本語"), number: 4)])
+        #expect(player.handle(.pauseKey) == [.stopSpeech, .speak(Passage(text: "本語"), number: 4)])
         _ = player.handle(.word(speech: 4, offset: 4))  // inside 語, which starts at 3 in "本語"
         _ = player.handle(.pauseKey)
         _ = player.handle(.presetKey(1))
-        #expect(player.handle(.pauseKey) == [.stopSpeech, .speak(Speech(text: "語"), number: 7)])
+        #expect(player.handle(.pauseKey) == [.stopSpeech, .speak(Passage(text: "語"), number: 7)])
     }
 
     @Test func `a pause action waits for space, and takes presets meanwhile`() {
@@ -106,7 +106,7 @@ import Testing
         #expect(player.handle(.start) == [])
         #expect(player.status == "action 1 of 2 · slide 1 · paused")
         #expect(player.handle(.presetKey(9)) == [], "no ninth preset")
-        #expect(player.handle(.presetKey(2)) == [.speak(Speech(text: "Thanks."), number: 1)])
+        #expect(player.handle(.presetKey(2)) == [.speak(Passage(text: "Thanks."), number: 1)])
         #expect(player.status == "action 1 of 2 · slide 1 · preset 2")
         #expect(player.handle(.spoken(speech: 1)) == [])
         #expect(player.handle(.pauseKey) == [.speak(hello, number: 2)])

@@ -38,11 +38,11 @@ import Testing
         let expected = Scenario(
             defaults: defaults,
             actions: [
-                .speak(Speech(text: "Welcome.", prosody: defaults)), .changeSlide(.page(2)),
-                .speak(Speech(text: "Higher and faster.", prosody: higher)), .wait(seconds: 1.5), .pause,
-                .changeSlide(.next), .changeSlide(.previous), .speak(Speech(text: "こんにちは、世界。", prosody: japanese)),
+                .speak(Passage(text: "Welcome.", prosody: defaults)), .changeSlide(.page(2)),
+                .speak(Passage(text: "Higher and faster.", prosody: higher)), .wait(seconds: 1.5), .pause,
+                .changeSlide(.next), .changeSlide(.previous), .speak(Passage(text: "こんにちは、世界。", prosody: japanese)),
             ],
-            presets: [Speech(text: "Any questions?", prosody: defaults), Speech(text: "Thank you.", prosody: loud)])
+            presets: [Passage(text: "Any questions?", prosody: defaults), Passage(text: "Thank you.", prosody: loud)])
         #expect(try Scenario(parsing: text) == expected)
     }
 
@@ -159,15 +159,15 @@ import Testing
         slow.preDelay = 0.5
         slow.postDelay = 0.25
         let scenario = Scenario(actions: [
-            .wait(seconds: 1), .speak(Speech(text: "One.", prosody: slow)), .pause, .wait(seconds: 2),
-            .changeSlide(.next), .wait(seconds: 0.5), .speak(Speech(text: "Two.")), .wait(seconds: 3), .pause,
+            .wait(seconds: 1), .speak(Passage(text: "One.", prosody: slow)), .pause, .wait(seconds: 2),
+            .changeSlide(.next), .wait(seconds: 0.5), .speak(Passage(text: "Two.")), .wait(seconds: 3), .pause,
         ])
         var first = slow
         first.preDelay = 1.5
         var second = Prosody()
         second.preDelay = 2.5
         second.postDelay = 3
-        #expect(scenario.recording == [Speech(text: "One.", prosody: first), Speech(text: "Two.", prosody: second)])
+        #expect(scenario.recording == [Passage(text: "One.", prosody: first), Passage(text: "Two.", prosody: second)])
         #expect(Scenario(actions: [.wait(seconds: 1), .pause]).recording == [])
     }
 
