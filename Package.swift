@@ -14,7 +14,7 @@ let package = Package(
         .executable(name: "sd_utter", targets: ["sd_utter"]),
         .executable(name: "utter", targets: ["utter"]),
         // The pure layers, for the fuzzers in Fuzz/.
-        .library(name: "UtterPureLayers", targets: ["ModuleProtocol", "SSML", "Configuration", "Voices", "Playback", "Reading"]),
+        .library(name: "UtterPureLayers", targets: ["ModuleProtocol", "SSML", "Configuration", "Voices", "Playback", "Reading", "Scenario"]),
         // Speech from any Swift program: `import UtterKit`.
         .library(name: "UtterKit", targets: ["UtterKit"]),
     ],
@@ -63,6 +63,9 @@ let package = Package(
         // Sentences by ICU's rules and abbreviation lists, corrected for reading aloud.
         .target(name: "Sentences", dependencies: ["CICU"], swiftSettings: upcoming),
 
+        // The scenario of `utter play`: JSON read with lines kept, checked, and the player's logic.
+        .target(name: "Scenario", swiftSettings: upcoming),
+
         // I/O layers.
         .target(name: "RegularFiles", dependencies: ["System"], swiftSettings: upcoming),
         .target(name: "AudioSinks", dependencies: ["System"], swiftSettings: upcoming),
@@ -107,7 +110,7 @@ let package = Package(
             name: "UtterCLI",
             dependencies: [
                 "UtterKit", "SpeechDispatcherClient", "AudioOutput", "Configuration", "RegularFiles", "System", "SSML",
-                "Voices", "SoundFiles", "Reading", "Sentences",
+                "Voices", "SoundFiles", "Reading", "Sentences", "Scenario",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "RealModule", package: "swift-numerics"),
             ],
@@ -131,6 +134,7 @@ let package = Package(
         .testTarget(name: "SentencesTests", dependencies: ["Sentences"], swiftSettings: upcoming),
         .testTarget(name: "PlaybackTests", dependencies: ["Playback", "SSML"], swiftSettings: upcoming),
         .testTarget(name: "SystemTests", dependencies: ["System"], swiftSettings: upcoming),
+        .testTarget(name: "ScenarioTests", dependencies: ["Scenario", "TestSupport"], swiftSettings: upcoming),
         .testTarget(
             name: "AudioOutputTests", dependencies: ["AudioOutput", "AudioSinks", "System", "TestSupport"],
             swiftSettings: upcoming),

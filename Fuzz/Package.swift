@@ -19,5 +19,7 @@ let package = Package(
             name: "ClipVoiceFuzzer", dependencies: [.product(name: "UtterPureLayers", package: "Utter")]),
         .executableTarget(
             name: "ReadingFuzzer", dependencies: [.product(name: "UtterPureLayers", package: "Utter")]),
+        .executableTarget(
+            name: "ScenarioFuzzer", dependencies: [.product(name: "UtterPureLayers", package: "Utter")]),
     ]
 )

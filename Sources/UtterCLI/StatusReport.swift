@@ -1,6 +1,7 @@
 import AudioOutput
 import Configuration
 import RegularFiles
+import Scenario
 import SpeechDispatcherClient
 import System
 import UtterKit
@@ -90,26 +91,32 @@ struct StatusReport {
             topic: "configuration", level: .problem,
             message:
                 "\(folders.shown(path)) has AddModule lines (\(settings.addedModules.joined(separator: ", "))), which turn off module detection, and none for utter.",
-            fix: "Add this line to \(folders.shown(path)): \(SpeechdSettings.addModuleLine)  (or run 'utter install --user')")
+            fix:
+                "Add this line to \(folders.shown(path)): \(SpeechdSettings.addModuleLine)  (or run 'utter install --user')"
+        )
     }
 
     private func defaultModule(_ path: String, _ settings: SpeechdSettings?) -> StatusCheck {
         let settings = settings ?? SpeechdSettings(parsing: "")
         if settings.defaultModule == "utter" {
             return StatusCheck(
-                topic: "default", level: .ok, message: "Utter is the default module (DefaultModule in \(folders.shown(path))).")
+                topic: "default", level: .ok,
+                message: "Utter is the default module (DefaultModule in \(folders.shown(path))).")
         }
         let other = settings.defaultModule.map { "\($0) is" } ?? "speechd.conf names none"
         let languages = settings.utterLanguages
         if !languages.isEmpty {
             return StatusCheck(
                 topic: "default", level: .ok,
-                message: "Utter is the default module for \(languages.joined(separator: ", ")); for other languages \(other).")
+                message:
+                    "Utter is the default module for \(languages.joined(separator: ", ")); for other languages \(other)."
+            )
         }
         return StatusCheck(
             topic: "default", level: .note,
             message:
-                "Utter is not the default module (\(other)): clients use it when they ask for it, as Orca does when it is chosen as Orca's synthesizer. 'utter install --user --default' makes it the default.")
+                "Utter is not the default module (\(other)): clients use it when they ask for it, as Orca does when it is chosen as Orca's synthesizer. 'utter install --user --default' makes it the default."
+        )
     }
 
     private func server() -> StatusCheck {
@@ -195,18 +202,21 @@ struct StatusReport {
                 StatusCheck(
                     topic: "audio", level: .ok,
                     message:
-                        "Utter plays through ALSA on \"\(device)\" (\(source)), which opens; sound server: \(soundServer)."))
+                        "Utter plays through ALSA on \"\(device)\" (\(source)), which opens; sound server: \(soundServer)."
+                ))
         }
         return checks
     }
 
     private func log() -> StatusCheck {
         guard let path = folders.log else {
-            return StatusCheck(topic: "log", level: .note, message: "XDG_RUNTIME_DIR is not set: no log folder to look in.")
+            return StatusCheck(
+                topic: "log", level: .note, message: "XDG_RUNTIME_DIR is not set: no log folder to look in.")
         }
         guard case .success(let text) = readTextFile(path, limit: 64 << 20) else {
             return StatusCheck(
-                topic: "log", level: .note, message: "No \(folders.shown(path)) yet: Utter has not run under your server.")
+                topic: "log", level: .note,
+                message: "No \(folders.shown(path)) yet: Utter has not run under your server.")
         }
         let errors = text.split(separator: "\n").filter { $0.contains(" error: ") || $0.contains(" critical: ") }
         guard !errors.isEmpty else {
@@ -241,7 +251,9 @@ struct StatusReport {
             return StatusCheck(
                 topic: "speech", level: .problem,
                 message: "speech-dispatcher did not finish speaking a test sentence with Utter within 15 s.",
-                fix: "See the problems above and \(folders.log.map(folders.shown) ?? "utter.log in speech-dispatcher's log folder").")
+                fix:
+                    "See the problems above and \(folders.log.map(folders.shown) ?? "utter.log in speech-dispatcher's log folder")."
+            )
         }
         return StatusCheck(topic: "speech", level: .ok, message: "speech-dispatcher spoke \"\(sentence)\" with Utter.")
     }
@@ -260,27 +272,13 @@ struct StatusReport {
 
     /// The report for scripts.
     var json: String {
-        func string(_ value: String) -> String {
-            var escaped = "\""
-            for scalar in value.unicodeScalars {
-                switch scalar {
-                case "\"": escaped += "\\\""
-                case "\\": escaped += "\\\\"
-                case "\n": escaped += "\\n"
-                case "\t": escaped += "\\t"
-                case let control where control.value < 0x20:
-                    let hex = String(control.value, radix: 16)
-                    escaped += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-                default: escaped.unicodeScalars.append(scalar)
-                }
-            }
-            return escaped + "\""
-        }
+        let string = JSONValue.quote
         let items = checks.map { check in
             "{\"topic\":\(string(check.topic)),\"level\":\(string(check.level == .problem ? "problem" : check.level.rawValue)),"
                 + "\"message\":\(string(check.message)),\"fix\":\(check.fix.map(string) ?? "null")}"
         }
-        return "{\"version\":\(string(UtterVersion.current)),\"healthy\":\(problemCount == 0),\"problems\":\(problemCount),"
+        return
+            "{\"version\":\(string(UtterVersion.current)),\"healthy\":\(problemCount == 0),\"problems\":\(problemCount),"
             + "\"checks\":[\(items.joined(separator: ","))]}\n"
     }
 }

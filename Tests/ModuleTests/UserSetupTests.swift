@@ -329,6 +329,7 @@ import Testing
                   voice                   Make a clip voice from recordings or speech, check one, list voices.
                   say                     Speak text aloud with an Utter voice, or render it to a sound file.
                   read                    Read a long text aloud, sentence by sentence, from where you stopped.
+                  play                    Read a talk aloud from a scenario file, or render it to a sound file.
                   status                  Tell whether Utter works with your speech-dispatcher, and if not, why and
                                           what to do.
                   install                 Install Utter for you, where your speech-dispatcher finds it.
