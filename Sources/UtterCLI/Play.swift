@@ -12,7 +12,6 @@ extension UtterCommand {
                 default language, rate (0 to 1, 0.5 normal), pitch (0.5 to 2), volume, preDelay and \
                 postDelay; `actions` (speak, wait, pause, changeSlidePage) and up to 9 `presets`. A \
                 scenario with problems is refused before anything is spoken, each problem listed.
-
                 Keys while playing: space pauses and goes on (also after a pause action), 1 to 9 speak \
                 a preset while paused, q or Ctrl-C stops. Without a terminal there are no keys: pause \
                 actions are passed over and each step is a line of output.
