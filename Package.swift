@@ -105,7 +105,7 @@ let package = Package(
             swiftSettings: upcoming),
 
         // The user's speech-dispatcher, reached as an SSIP client through libspeechd.
-        .target(name: "SpeechDispatcherClient", dependencies: ["CSpeechd"], swiftSettings: upcoming),
+        .target(name: "SpeechDispatcherClient", dependencies: ["CSpeechd", "System"], swiftSettings: upcoming),
         .target(
             name: "UtterCLI",
             dependencies: [

@@ -1,6 +1,6 @@
 internal import CSpeechd
 import Glibc
-import Synchronization
+import System
 
 /// Why the user's speech-dispatcher could not be reached.
 public struct SpeechDispatcherError: Error, CustomStringConvertible, Equatable, Sendable {
@@ -170,7 +170,8 @@ public enum SpeechDispatcherEvent: Equatable, Sendable {
 /// The messages a process follows, for libspeechd's callbacks, which carry no context. Events of
 /// a message not followed yet (they can arrive before `spd_say` returns its ID) wait here.
 private struct Messages {
-    static let table = Mutex(Messages())
+    // `Locked`, not `Mutex`: ThreadSanitizer does not see `Mutex`'s futex (see `Locked`).
+    static let table = Locked(Messages())
 
     private var followed: [Int: AsyncStream<SpeechDispatcherEvent>.Continuation] = [:]
     private var early: [Int: [SpeechDispatcherEvent]] = [:]
