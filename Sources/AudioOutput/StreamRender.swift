@@ -193,3 +193,11 @@ package func publishStreamPosition(
         if threshold != .max { wake(shared.controlWakeFD) }
     }
 }
+
+/// Drops `available` ring frames and any queued fade as if heard: what a backend does while it has
+/// no working stream, so positions (and events) still advance.
+@_noLocks
+package func discardFromStream(_ state: inout StreamRenderState, available: UInt64, ring: SampleRing) {
+    state.fadeSent = state.fadeCount
+    if available > 0 { ring.consume(upTo: ring.consumerPosition() + available) }
+}
