@@ -41,6 +41,9 @@ let package = Package(
             name: "CSpeechd", pkgConfig: "speech-dispatcher",
             providers: [.apt(["libspeechd-dev"])]),
         .systemLibrary(
+            name: "CPulse", pkgConfig: "libpulse",
+            providers: [.apt(["libpulse-dev"])]),
+        .systemLibrary(
             name: "CICU", pkgConfig: "icu-uc",
             providers: [.apt(["libicu-dev"])]),
 
@@ -70,6 +73,8 @@ let package = Package(
         .target(name: "RegularFiles", dependencies: ["System"], swiftSettings: upcoming),
         .target(name: "AudioSinks", dependencies: ["System"], swiftSettings: upcoming),
         .target(name: "AudioOutput", dependencies: ["CALSA", "AudioSinks", "System"], swiftSettings: upcoming),
+        // PulseAudio's native protocol (PulseAudio itself, or PipeWire's pipewire-pulse).
+        .target(name: "PulseOutput", dependencies: ["CPulse", "AudioOutput", "AudioSinks", "System"], swiftSettings: upcoming),
         .target(
             name: "SoundFiles", dependencies: ["CSndFile", "CSoxr", "RegularFiles", "AudioSinks", "System"],
             swiftSettings: upcoming),
@@ -84,8 +89,8 @@ let package = Package(
         .target(
             name: "UtterKit",
             dependencies: [
-                "Speech", "AudioSinks", "AudioOutput", "SoundFiles", "Playback", "SSML", "Voices", "Configuration",
-                "ModuleProtocol", "RegularFiles", "System",
+                "Speech", "AudioSinks", "AudioOutput", "PulseOutput", "SoundFiles", "Playback", "SSML", "Voices",
+                "Configuration", "ModuleProtocol", "RegularFiles", "System",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "RealModule", package: "swift-numerics"),
             ],

@@ -243,23 +243,14 @@ public final class AudioOutput: SampleSink {
     /// device runs, this advances it at the sample rate, never past the frames handed to the device.
     /// So events can be reported at their sample's time rather than at the next period boundary.
     public func playedPosition(at now: UInt64) -> UInt64 {
-        let clock = shared.clock.read()
-        let measured = playedPosition
-        guard clock.rate > 0, now > clock.time else { return max(measured, clock.position) }
-        let advanced = clock.position + (now - clock.time) * clock.rate / 1_000_000_000
-        return max(measured, min(advanced, clock.ceiling))
+        shared.playedPosition(at: now)
     }
 
     /// Nanoseconds from `now` until `position` will be heard if the device keeps playing; nil when
     /// it is not running (a ``notify(whenPlayedReaches:)`` wake comes then). An estimate: check
     /// ``playedPosition(at:)`` when it is due, since the device may not have been given the frames yet.
     public func nanoseconds(untilPlayed position: UInt64, at now: UInt64) -> UInt64? {
-        let clock = shared.clock.read()
-        guard clock.rate > 0 else { return nil }
-        guard position > clock.position else { return 0 }
-        // Rounded up, so that at `due` the position has surely been reached.
-        let due = clock.time + ((position - clock.position) * 1_000_000_000 + clock.rate - 1) / clock.rate
-        return due > now ? due - now : 0
+        shared.nanoseconds(untilPlayed: position, at: now)
     }
 
     /// How many STOPs faded out, and how many cut the sound at once (a device that cannot rewind).

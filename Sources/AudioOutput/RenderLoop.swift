@@ -278,7 +278,7 @@ private func publishClock(_ state: RenderState, queued: Int, shared: RenderShare
 
 /// Adds 1 to an eventfd without blocking.
 @_noLocks
-func wake(_ fd: Int32) {
+package func wake(_ fd: Int32) {
     var one: UInt64 = 1
     // write: one syscall on an eventfd; it only blocks if the counter would overflow 2^64 - 2.
     _ = _unsafePerformance { write(fd, &one, MemoryLayout<UInt64>.size) }

@@ -76,7 +76,7 @@ public final class SampleRing: @unchecked Sendable {
 
     /// The consumer's own position; consumer thread only.
     @_noLocks
-    func consumerPosition() -> UInt64 {
+    package func consumerPosition() -> UInt64 {
         readIndex.load(ordering: .relaxed)
     }
 

@@ -4,6 +4,8 @@ public struct UtterConfiguration: Equatable, Sendable {
     public var defaultVoice: String?
     /// The language tried before falling back to the first voice, e.g. for `language=c`.
     public var defaultLanguage = "en-US"
+    /// How Utter reaches the sound: `auto` picks what the session runs.
+    public var audioBackend = AudioBackend.auto
     /// An ALSA device name that overrides `audio_alsa_device` from the server.
     public var audioDevice: String?
     /// ALSA configuration text loaded instead of the system configuration (tests, special setups).
@@ -42,6 +44,12 @@ public struct UtterConfiguration: Equatable, Sendable {
     public var logLevel: Int?
 
     public init() {}
+
+    /// Whether an ALSA device is set here (`AudioDevice`, `AudioConfigurationFile`), which
+    /// `AudioBackend auto` follows.
+    public var asksForALSA: Bool {
+        audioDevice != nil || audioConfigurationFile != nil
+    }
 
     /// Reads `text`; bad or unknown lines are reported and skipped, the defaults stay.
     public static func parse(_ text: String) -> (configuration: UtterConfiguration, issues: [ConfigurationIssue]) {
@@ -87,6 +95,11 @@ public struct UtterConfiguration: Equatable, Sendable {
         case "defaultlanguage":
             guard let value = single(), !value.isEmpty else { return expected("one language tag") }
             defaultLanguage = value
+        case "audiobackend":
+            guard let value = single(), let backend = AudioBackend(rawValue: value.lowercased()) else {
+                return expected("one of " + AudioBackend.allCases.map(\.rawValue).joined(separator: ", "))
+            }
+            audioBackend = backend
         case "audiodevice":
             guard let value = single(), !value.isEmpty else { return expected("one ALSA device name") }
             audioDevice = value
@@ -152,4 +165,16 @@ public struct UtterConfiguration: Equatable, Sendable {
         }
         return nil
     }
+}
+
+/// How Utter plays its audio.
+public enum AudioBackend: String, CaseIterable, Sendable {
+    /// What the session runs: ALSA when an ALSA device is configured here or named by
+    /// speech-dispatcher's ALSA output, else a PulseAudio-protocol server when one answers
+    /// (PulseAudio, or PipeWire's pipewire-pulse), else ALSA's `default`.
+    case auto
+    /// libpulse's native API: a corked stream in silence, flushed with a fade on STOP.
+    case pulse
+    /// An ALSA device (`AudioDevice`, else the one speech-dispatcher names, else `default`).
+    case alsa
 }

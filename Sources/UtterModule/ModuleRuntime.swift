@@ -32,32 +32,65 @@ extension ModuleServer {
             configuration: configuration, espeakVoices: espeakVoices, logger: logSink.logger(label: "utter.voices"))
         let voices = espeakVoices + clipVoices
         let catalogue = VoiceCatalogue(voices: voices)
+        let backend = SoundSession.resolve(configuration.audioBackend, alsaAsked: configuration.asksForALSA)
         let pipeline: SpeechPipeline
-        var audio: AudioOutput?
+        let audio: AudioOutput?
         do {
-            pipeline = try SpeechPipeline(engine: engine, logger: logSink.logger(label: "utter.synth")) {
-                wake, sampleRate in
-                let device = try AudioOutput(configuration: audioConfiguration(sampleRate: sampleRate), controlWake: wake)
-                audio = device
-                return device
-            }
+            (pipeline, audio) = try makePipeline(engine: engine, backend: backend)
         } catch {
             logger.critical("\(error)")
             send(.initializationFailed(reason: "\(error)"))
             return
         }
-        if let notice = pipeline.startNotice { logger.notice("\(notice)") }
-        pipeline.idleSeconds = configuration.audioIdleSeconds
         runtime = Runtime(
             factory: JobFactory(configuration: configuration, catalogue: catalogue, words: wordBook()),
-            pipeline: pipeline, audio: audio!, espeakVoices: espeakVoices, voiceSignature: voiceSignature)
+            pipeline: pipeline, audio: audio, backend: backend, espeakVoices: espeakVoices,
+            voiceSignature: voiceSignature)
         logger.notice(
             "initialised",
             metadata: [
                 "espeak-ng voices": "\(espeakVoices.count)", "clip voices": "\(clipVoices.count)",
-                "voice list entries": "\(catalogue.listings.count)",
+                "voice list entries": "\(catalogue.listings.count)", "audio": "\(backend.rawValue)",
             ])
         send(.initialized(details: ["Utter: \(voices.count) voices ready."]))
+    }
+
+    /// Starts the engine's pipeline playing through `backend` (`.pulse` or `.alsa`); the ALSA
+    /// output too, when that is the backend, for AUDIO blocks to change its device.
+    func makePipeline(engine: consuming EspeakEngine, backend: AudioBackend) throws -> (SpeechPipeline, AudioOutput?) {
+        var audio: AudioOutput?
+        let pipeline = try SpeechPipeline(engine: engine, logger: logSink.logger(label: "utter.synth")) {
+            wake, sampleRate in
+            if backend == .pulse {
+                return try SoundSession.pulseSink(configuration: configuration, sampleRate: sampleRate, wake: wake)
+            }
+            let device = try AudioOutput(configuration: audioConfiguration(sampleRate: sampleRate), controlWake: wake)
+            audio = device
+            return device
+        }
+        if let notice = pipeline.startNotice { logger.notice("\(notice)") }
+        // A corked stream costs nothing in silence: only an ALSA device is closed when idle.
+        pipeline.idleSeconds = backend == .alsa ? configuration.audioIdleSeconds : 0
+        return (pipeline, audio)
+    }
+
+    /// Plays through ALSA from now on, as `AudioBackend auto` does when speech-dispatcher's AUDIO
+    /// block asks for ALSA: nothing has been spoken yet, so the pipeline is made again.
+    func switchToALSA() {
+        guard var runtime, runtime.backend != .alsa else { return }
+        if let stuck = runtime.pipeline.shutdown(until: MonotonicClock.now + Self.shutdownWait) {
+            logger.error("cannot switch to ALSA: the \(stuck) did not stop; staying on \(runtime.backend.rawValue)")
+            return
+        }
+        do {
+            (runtime.pipeline, runtime.audio) = try makePipeline(engine: try EspeakEngine(), backend: .alsa)
+        } catch {
+            logger.critical("cannot restart the engine for ALSA (\(error))")
+            return
+        }
+        runtime.backend = .alsa
+        self.runtime = runtime
+        logger.notice("audio backend: alsa, for the device speech-dispatcher names (AudioBackend auto)")
     }
 
     /// Key name tables from the configured folders, else the standard ones.
@@ -112,19 +145,22 @@ extension ModuleServer {
         }
         if methods?.first == "server" {
             // Refusing makes the server send its real audio settings; Utter plays the audio itself.
-            send(.audioRefused(reason: "Utter plays its own audio through ALSA"))
+            send(.audioRefused(reason: "Utter plays its own audio"))
             return
         }
         if let device = block.value(of: "audio_alsa_device"), device != "NULL", !device.isEmpty {
             serverAudioDevice = device
         }
         send(.audioInitialized)
-        if let runtime {
-            let audioConfiguration = audioConfiguration(sampleRate: runtime.audio.configuration.sampleRate)
-            runtime.audio.setDevice(audioConfiguration)
+        if configuration.audioBackend == .auto && methods?.first == "alsa" { switchToALSA() }
+        if let runtime, let audio = runtime.audio {
+            let audioConfiguration = audioConfiguration(sampleRate: audio.configuration.sampleRate)
+            audio.setDevice(audioConfiguration)
             runtime.pipeline.synthesizer.prepareAudio()
             runtime.pipeline.armIdleTimer()
             logger.info("audio device set", metadata: ["device": "\(audioConfiguration.deviceName.debugDescription)"])
+        } else if let runtime {
+            runtime.pipeline.synthesizer.prepareAudio()
         }
     }
 

@@ -36,8 +36,10 @@ public final class ModuleServer {
     struct Runtime {
         var factory: JobFactory
         var pipeline: SpeechPipeline
-        /// The pipeline's sink, as the device it is (AUDIO blocks change it).
-        var audio: AudioOutput
+        /// The pipeline's sink when it is an ALSA device (AUDIO blocks change it).
+        var audio: AudioOutput?
+        /// What the pipeline plays through: `.pulse` or `.alsa`.
+        var backend: AudioBackend
         var espeakVoices: [Voice]
         /// The voice folders as they were when the clip voices were read.
         var voiceSignature: [VoiceLibrary.Stamp]

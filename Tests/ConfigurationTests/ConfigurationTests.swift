@@ -42,6 +42,8 @@ import Testing
         AudioPeriodMilliseconds "fast"
         Frobnicate yes
         LogLevel 5
+        AudioBackend Pulse
+        AudioBackend jack
         """)
     #expect(configuration.defaultVoice == "German")
     #expect(configuration.defaultLanguage == "de-DE")
@@ -51,7 +53,9 @@ import Testing
     #expect(configuration.minimumRate == 100 && configuration.normalRate == 200 && configuration.maximumRate == 500)
     #expect(configuration.voiceTypeVariants["female1"] == "f3")
     #expect(configuration.logLevel == 5)
-    #expect(issues.map(\.lineNumber) == [10, 11, 12])
+    #expect(configuration.audioBackend == .pulse)
+    #expect(issues.map(\.lineNumber) == [10, 11, 12, 15])
+    #expect(issues.last?.message == #"AudioBackend needs one of auto, pulse, alsa, got "jack""#)
 }
 
 @Test func `an empty or missing configuration gives the defaults`() {

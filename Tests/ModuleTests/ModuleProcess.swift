@@ -45,7 +45,7 @@ final class ModuleProcess {
     /// file or folder of mode 000 is as unreadable to it as it would be to a user's module.
     init(
         home: String, logPath: String, configurationPath: String = "/nonexistent/utter.conf",
-        boundByPermissions: Bool = false
+        boundByPermissions: Bool = false, environment extra: [String] = []
     ) throws {
         // Close-on-exec: tests spawn modules in parallel, and a pipe end inherited by another child
         // would keep a closed stdout readable and a closed stdin writable.
@@ -75,6 +75,7 @@ final class ModuleProcess {
         }
         var environment = ["HOME=\(home)", "PATH=/usr/bin:/bin", "LANG=C.UTF-8"]
         if let runtime = getenv("XDG_RUNTIME_DIR") { environment.append("XDG_RUNTIME_DIR=\(String(cString: runtime))") }
+        environment += extra
         var child: pid_t = 0
         let result = withCStrings(arguments) { argv in
             withCStrings(environment) { envp in

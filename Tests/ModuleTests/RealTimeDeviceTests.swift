@@ -70,15 +70,38 @@ final class MonitorRecording {
     deinit { _ = finish() }
 }
 
-/// A module playing through a private PulseAudio null sink, with `utter.conf` lines of its own.
-private func startPacedModule(
-    _ rig: borrowing CaptureRig, pulse: PrivateSoundServer, configuration: String
+/// How the module reaches the sound server in a test.
+enum PlaybackPath: String, CaseIterable, CustomTestStringConvertible, Sendable {
+    /// ALSA's PulseAudio plugin (`AudioBackend alsa`, the device speech-dispatcher names).
+    case alsaPlugin
+    /// libpulse's native API (`AudioBackend pulse`).
+    case pulse
+
+    var testDescription: String { rawValue }
+}
+
+/// Every sound server with every path to it.
+let serverPaths: [(SoundServerKind, PlaybackPath)] = SoundServerKind.allCases.flatMap { server in
+    PlaybackPath.allCases.map { (server, $0) }
+}
+
+/// A module playing through a private sound server's null sink, with `utter.conf` lines of its own.
+func startPacedModule(
+    _ rig: borrowing CaptureRig, pulse: PrivateSoundServer, configuration: String, path: PlaybackPath = .alsaPlugin
 ) throws -> ModuleProcess {
     writeFile(
         rig.folder + "/.asoundrc",
         "pcm.utter_paced { type pulse server \"unix:\(pulse.socket)\" device \"utter_null\" }\n")
-    writeFile(rig.folder + "/utter.conf", configuration)
-    return try startModule(rig, device: "utter_paced", configurationPath: rig.folder + "/utter.conf")
+    switch path {
+    case .alsaPlugin:
+        writeFile(rig.folder + "/utter.conf", "AudioBackend alsa\n" + configuration)
+        return try startModule(rig, device: "utter_paced", configurationPath: rig.folder + "/utter.conf")
+    case .pulse:
+        writeFile(rig.folder + "/utter.conf", "AudioBackend pulse\n" + configuration)
+        return try startModule(
+            rig, device: "utter_paced", configurationPath: rig.folder + "/utter.conf",
+            environment: ["PULSE_SERVER=unix:\(pulse.socket)", "PULSE_SINK=utter_null"])
+    }
 }
 
 /// A 16-bit mono WAV file of a sine tone.
@@ -121,7 +144,7 @@ private func audibleRange(_ samples: [Int16], threshold: Int32 = 300) -> ClosedR
 struct RealTimeDeviceTests {
     /// A tone (a sound icon) stopped in the middle; returns what was heard and the module's log.
     private func stopTone(
-        bufferPeriods: Int, server: SoundServerKind
+        bufferPeriods: Int, server: SoundServerKind, path: PlaybackPath
     ) throws -> (samples: [Int16], log: String) {
         let rig = CaptureRig()
         let pulse = try PrivateSoundServer(runtime: rig.folder + "/pulse", kind: server)
@@ -131,8 +154,8 @@ struct RealTimeDeviceTests {
         let module = try startPacedModule(
             rig, pulse: pulse,
             configuration:
-                "SoundIconFolder \"\(rig.folder)/icons\"\nAudioPeriodMilliseconds 10\nAudioBufferPeriods \(bufferPeriods)\n"
-        )
+                "SoundIconFolder \"\(rig.folder)/icons\"\nAudioPeriodMilliseconds 10\nAudioBufferPeriods \(bufferPeriods)\n",
+            path: path)
         speak(module, "tone.wav", command: "SOUND_ICON")  // the first fill of a new stream
         #expect(module.expect("702 END\n", within: 30) == "701 BEGIN\n702 END\n")
         let monitor = try MonitorRecording(pulse: pulse, path: rig.folder + "/heard.raw")
@@ -157,7 +180,7 @@ struct RealTimeDeviceTests {
     func `STOP on the PulseAudio plugin, which cannot take frames back, cuts at once and says so`(
         server: SoundServerKind
     ) throws {
-        let (samples, log) = try stopTone(bufferPeriods: 4, server: server)
+        let (samples, log) = try stopTone(bufferPeriods: 4, server: server, path: .alsaPlugin)
         let range = try #require(
             audibleRange(samples), "the tone was heard (\(samples.count) samples recorded); log: \(log.suffix(1500))")
         let heard = Double(range.count) / 22050
@@ -165,11 +188,35 @@ struct RealTimeDeviceTests {
         #expect(log.contains("stop cut the sound at once"), "the cut is logged: \(log.suffix(800))")
     }
 
+    // The native stream is flushed on STOP, and the 4 ms fade written where playback was: the cut
+    // has no step larger than the tone's own between neighbouring samples (about 2,000 here; a
+    // cut at a random phase steps up to 16,000).
     @Test(arguments: SoundServerKind.allCases)
-    func `marks arrive in order while the audio plays, each after the sound before it`(server: SoundServerKind) throws {
+    func `STOP on the native PulseAudio stream fades out within milliseconds`(server: SoundServerKind) throws {
+        let (samples, log) = try stopTone(bufferPeriods: 8, server: server, path: .pulse)
+        let range = try #require(
+            audibleRange(samples), "the tone was heard (\(samples.count) samples recorded); log: \(log.suffix(1500))")
+        let heard = Double(range.count) / 22050
+        #expect(heard > 0.4 && heard < 1.5, "the tone was stopped part-way: \(heard) s heard")
+        // The cut: from 20 ms before the last audible sample to the end.
+        let cut = samples[max(range.lowerBound + 1, range.upperBound - 441)...]
+        let steps = zip(cut.dropFirst(), cut).map { abs(Int32($0) - Int32($1)) }
+        let ownStep = Int32(16000 * 2 * Double.pi * 441 / 22050)
+        let largest = steps.max() ?? 0
+        let at = cut.startIndex + (steps.firstIndex(of: largest) ?? 0)
+        #expect(
+            largest <= ownStep * 3 / 2,
+            "largest step \(largest) at sample \(at) of the heard \(range), the tone's own \(ownStep); around it: \(samples[max(0, at - 6)..<min(samples.count, at + 6)]); log: \(log.suffix(800))")
+        #expect(!log.contains("stop cut the sound at once"), "no stop was cut: \(log.suffix(800))")
+    }
+
+    @Test(arguments: serverPaths)
+    func `marks arrive in order while the audio plays, each after the sound before it`(
+        server: SoundServerKind, path: PlaybackPath
+    ) throws {
         let rig = CaptureRig()
         let pulse = try PrivateSoundServer(runtime: rig.folder + "/pulse", kind: server)
-        let module = try startPacedModule(rig, pulse: pulse, configuration: "")
+        let module = try startPacedModule(rig, pulse: pulse, configuration: "", path: path)
         speak(module, "<speak>Warm up.</speak>")
         #expect(module.expect("702 END\n", within: 30) == "701 BEGIN\n702 END\n")
         let sentences = (1...4).map { "<mark name=\"__spd_\($0)\"/>This is sentence number \($0) of four." }
@@ -200,11 +247,13 @@ struct RealTimeDeviceTests {
         #expect(module.quit() == 0)
     }
 
-    @Test(arguments: SoundServerKind.allCases)
-    func `PAUSE stops at the next mark, and nothing after the mark is heard`(server: SoundServerKind) throws {
+    @Test(arguments: serverPaths)
+    func `PAUSE stops at the next mark, and nothing after the mark is heard`(
+        server: SoundServerKind, path: PlaybackPath
+    ) throws {
         let rig = CaptureRig()
         let pulse = try PrivateSoundServer(runtime: rig.folder + "/pulse", kind: server)
-        let module = try startPacedModule(rig, pulse: pulse, configuration: "")
+        let module = try startPacedModule(rig, pulse: pulse, configuration: "", path: path)
         speak(module, "<speak>Warm up.</speak>")
         #expect(module.expect("702 END\n", within: 30) == "701 BEGIN\n702 END\n")
         let monitor = try MonitorRecording(pulse: pulse, path: rig.folder + "/heard.raw")
@@ -248,5 +297,29 @@ struct RealTimeDeviceTests {
         #expect(audibleRange(monitor.finish()) != nil, "the next message is heard")
         #expect(module.quit() == 0)
         #expect(rig.log.contains("audio device closed until the next message"))
+    }
+
+    // In silence the native stream stays, corked: nothing plays into the server, and the next
+    // message starts on the same stream, heard from its start.
+    @Test(arguments: SoundServerKind.allCases)
+    func `the native stream is corked in silence and heard again at the next message`(server: SoundServerKind) throws {
+        let rig = CaptureRig()
+        let pulse = try PrivateSoundServer(runtime: rig.folder + "/pulse", kind: server)
+        let module = try startPacedModule(rig, pulse: pulse, configuration: "", path: .pulse)
+        func inputs() -> [Substring] {
+            pulse.pactl("list", "sink-inputs").split(separator: "\n").filter { $0.contains("Corked:") }
+        }
+        speak(module, "<speak>Hello.</speak>")
+        #expect(module.expect("702 END\n", within: 30) == "701 BEGIN\n702 END\n")
+        usleep(1_500_000)
+        let idle = inputs()
+        #expect(idle.count == 1 && idle.first?.contains("yes") == true, "one stream, corked: \(idle)")
+        let monitor = try MonitorRecording(pulse: pulse, path: rig.folder + "/heard.raw")
+        speak(module, "<speak>Hello again.</speak>")
+        #expect(module.expect("702 END\n", within: 30) == "701 BEGIN\n702 END\n")
+        usleep(300_000)
+        #expect(audibleRange(monitor.finish()) != nil, "the next message is heard")
+        #expect(inputs().count == 1, "the same stream")
+        #expect(module.quit() == 0)
     }
 }

@@ -1,0 +1,163 @@
+public import AudioSinks
+package import System
+import Synchronization
+
+/// A connection to a sound server that plays a ``StreamSink``'s ring: the part each backend
+/// (PulseAudio, PipeWire) writes. Its render side answers the server's requests for frames with
+/// ``takeStreamRequests`` and ``fillFromStream`` and reports what is still queued with
+/// ``publishStreamPosition``; while it has no working stream it discards the ring's frames as if
+/// heard, so positions (and events) still advance.
+///
+/// The synth thread calls ``connect()`` and ``disconnect()``; the control thread calls ``start()``
+/// (once) and ``shutdown(until:)``; ``wakeRenderSide()`` may be called from any of them.
+package protocol StreamConnection: AnyObject, Sendable {
+    /// Connects to the server and sets up a playing (or ready, corked) stream unless one works;
+    /// the error, in words, when none can.
+    func connect() throws(StreamError)
+    /// Lets the server go until the next ``connect()``; whether a stream was open.
+    func disconnect() -> Bool
+    /// Starts the render side's thread if the backend has one; a notice for the log, or nil.
+    func start() -> String?
+    /// Tells the render side that the requests in `RenderShared` changed.
+    func wakeRenderSide()
+    /// Ends the render side and closes the stream, waiting until `deadline`; false if it is held
+    /// by a server call that does not return.
+    func shutdown(until deadline: UInt64) -> Bool
+    /// What went wrong last while playing, in words; nil if nothing did.
+    var lastFailure: String? { get }
+}
+
+/// Why a sound server could not play.
+public struct StreamError: Error, CustomStringConvertible, Sendable {
+    public let description: String
+
+    package init(_ description: String) {
+        self.description = description
+    }
+}
+
+/// Plays Int16 mono samples through a sound server's stream (see ``StreamConnection``).
+///
+/// The synth thread writes samples into a ring; the backend's render side takes them when the
+/// server asks for frames. Threads and their methods are those of ``SampleSink``.
+public final class StreamSink: SampleSink {
+    package let ring: SampleRing
+    package let shared: RenderShared
+    private let connection: any StreamConnection
+    private let controlWake: EventFD
+    private let renderWake: EventFD
+    public let sampleRate: Int
+    /// How long the producer sleeps while the ring is full: 5 ms.
+    private let fullRingNap: UInt64 = 5_000_000
+
+    /// A sink at `sampleRate` whose ring holds `ringCapacity` frames (a power of two), waking the
+    /// control thread through `controlWake`; `connection` makes the backend's side from the ring,
+    /// the shared requests and the render side's own eventfd. Connects to nothing yet.
+    package init(
+        sampleRate: Int, ringCapacity: Int, controlWake: EventFD,
+        connection: (SampleRing, RenderShared, EventFD) throws(StreamError) -> any StreamConnection
+    ) throws(StreamError) {
+        do {
+            renderWake = try EventFD()
+        } catch {
+            throw StreamError("cannot create an eventfd (\(error))")
+        }
+        self.controlWake = controlWake
+        self.sampleRate = sampleRate
+        ring = SampleRing(capacity: ringCapacity)
+        shared = RenderShared(renderWakeFD: renderWake.rawValue, controlWakeFD: controlWake.rawValue)
+        self.connection = try connection(ring, shared, renderWake)
+    }
+
+    deinit {
+        _ = shutdown(until: .max)
+    }
+
+    public func start() -> String? {
+        connection.start()
+    }
+
+    public func beginJob(_ job: UInt64, continuing: Bool) throws -> UInt64 {
+        precondition(job > shared.currentJob.load(ordering: .relaxed), "StreamSink job ids must grow")
+        var failure: StreamError? = nil
+        do throws(StreamError) {
+            try connection.connect()
+        } catch {
+            failure = error
+        }
+        // Order matters (see `takeStreamRequests`): discardBefore, then the job.
+        let start = ring.writePosition
+        if !continuing { shared.discardBefore.store(start, ordering: .releasing) }
+        shared.currentJob.store(job, ordering: .releasing)
+        connection.wakeRenderSide()
+        if let failure { throw failure }
+        return start
+    }
+
+    public func write(_ samples: UnsafeBufferPointer<Int16>, isCancelled: () -> Bool) -> Bool {
+        var rest = samples
+        while !rest.isEmpty {
+            let count = ring.write(rest)
+            if count > 0 {
+                rest = UnsafeBufferPointer(rebasing: rest[count...])
+                connection.wakeRenderSide()
+                if rest.isEmpty { break }
+            }
+            if isCancelled() { return false }
+            MonotonicClock.sleep(nanoseconds: fullRingNap)
+        }
+        return true
+    }
+
+    public var writePosition: UInt64 {
+        ring.writePosition
+    }
+
+    public func prepare() throws {
+        try connection.connect()
+    }
+
+    public func release() -> Bool {
+        connection.disconnect()
+    }
+
+    public func takeNotice() -> String? {
+        nil
+    }
+
+    public func playedPosition(at now: UInt64) -> UInt64 {
+        shared.playedPosition(at: now)
+    }
+
+    public func nanoseconds(untilPlayed position: UInt64, at now: UInt64) -> UInt64? {
+        shared.nanoseconds(untilPlayed: position, at: now)
+    }
+
+    public func notify(whenPlayedReaches position: UInt64) {
+        shared.notifyThreshold.store(position, ordering: .releasing)
+    }
+
+    public func stop(job: UInt64) {
+        shared.stopRequest.store(job, ordering: .releasing)
+        connection.wakeRenderSide()
+    }
+
+    public func limitPlayback(to position: UInt64?) {
+        shared.playbackLimit.store(position ?? .max, ordering: .releasing)
+        connection.wakeRenderSide()
+    }
+
+    public var health: SinkHealth {
+        var health = SinkHealth()
+        health.underruns = shared.underruns.load(ordering: .relaxed)
+        health.fadedStops = shared.fadedStops.load(ordering: .relaxed)
+        health.cutStops = shared.cutStops.load(ordering: .relaxed)
+        health.failures = shared.deviceFailures.load(ordering: .acquiring)
+        health.lastFailure = health.failures > 0 ? connection.lastFailure : nil
+        return health
+    }
+
+    public func shutdown(until deadline: UInt64) -> Bool {
+        connection.shutdown(until: deadline)
+    }
+}

@@ -1,0 +1,343 @@
+internal import CPulse
+import AudioOutput
+import Glibc
+import Synchronization
+
+// The render thread of the PulseAudio backend: real-time, checked by the compiler (`@_noLocks`):
+// no locks, no allocation, no logging, no String, no Array in this file. It runs the stream's main
+// loop and answers the server's requests from the sample ring (StreamRender.swift). It never opens
+// or closes a stream; it adopts and retires them through mailboxes (see `PulseConnection`). The
+// libpulse calls sit in `_unsafePerformance`, each with a comment on why it is acceptable here:
+// they queue commands on the connection's socket and read the stream's state without waiting for
+// the server, and buffers come from libpulse's preallocated shared-memory pool.
+
+/// The mailboxes and flags the render thread shares with the synth thread.
+final class PulseHandoff: Sendable {
+    /// A stream (or "none") for the render thread to adopt (synth).
+    let install = PulseMailbox()
+    /// A stream the render thread stopped using, for the synth thread to close (render).
+    let retired = PulseMailbox()
+    /// The stream the render thread held when it exited (render).
+    let exit = PulseMailbox()
+    /// Counts the adoptions from `install` (render).
+    let adoptions = Atomic<UInt64>(0)
+    /// The serial of the last stream that failed, so the synth thread opens another (render).
+    let broken = Atomic<UInt64>(0)
+}
+
+/// What the render thread keeps between steps.
+struct PulseRenderState: ~Copyable {
+    var stream: UnsafeMutablePointer<PulseStream>? = nil
+    var core: StreamRenderState
+    /// Whether the stream is corked: in silence it is, so the server does not wake us.
+    var corked = true
+    /// When to cork after the stream ran dry (its last frames still in the sink), 0 when not due.
+    var corkAt: UInt64 = 0
+    /// Set when the stream failed; frames are then discarded until another is installed.
+    var broken = false
+    /// The server's write index in frames: where the next plain write lands. Only our writes (and
+    /// their seeks) move it: the stream is never flushed, so it stays the same on both sides.
+    var written: UInt64 = 0
+    /// Where the silence a STOP queued after its fade begins (stream frames), while some is queued:
+    /// the next sound is written over it instead of after it.
+    var silenceFrom: UInt64 = .max
+    /// The first ring position of the frames written back to back up to the write index; stream
+    /// frame = ring position + `written - handedOver` across them.
+    var runRing: UInt64 = 0
+    /// Zeros to silence what stays queued after a STOP's fade: a buffer's worth.
+    let zeros: UnsafeMutablePointer<Int16>
+    let zeroFrames: Int
+
+    init(core: consuming StreamRenderState, zeroFrames: Int) {
+        self.core = core
+        self.zeroFrames = max(zeroFrames, 1)
+        zeros = .allocate(capacity: self.zeroFrames)
+        zeros.initialize(repeating: 0, count: self.zeroFrames)
+    }
+
+    deinit {
+        zeros.deallocate()
+    }
+}
+
+/// Runs the render loop until `shared.running` is cleared.
+@_noLocks
+func runPulseLoop(_ state: inout PulseRenderState, ring: SampleRing, shared: RenderShared, handoff: PulseHandoff) {
+    while shared.running.load(ordering: .acquiring) {
+        adoptInstalledStream(&state, handoff: handoff)
+        if let box = state.stream, !state.broken {
+            pulseStep(&state, box: box, ring: ring, shared: shared, handoff: handoff)
+        } else {
+            discardStep(&state, ring: ring, shared: shared)
+        }
+    }
+}
+
+/// Takes the stream the synth thread installed, if any, handing the old one back to be closed.
+@_noLocks
+private func adoptInstalledStream(_ state: inout PulseRenderState, handoff: PulseHandoff) {
+    guard !handoff.install.isEmpty() else { return }
+    // Only we fill the retired mailbox: while the synth thread has not emptied it, keep playing.
+    if state.stream != nil {
+        if !handoff.retired.isEmpty() { return }
+    }
+    let content = handoff.install.take()
+    if case .empty = content { return }
+    if let old = state.stream { _ = handoff.retired.replace(with: .stream(old)) }
+    state.broken = false
+    state.corked = true
+    state.corkAt = 0
+    state.written = 0
+    state.silenceFrom = .max
+    state.runRing = state.core.handedOver
+    if case .stream(let box) = content {
+        state.stream = box
+    } else {
+        state.stream = nil
+    }
+    _ = handoff.adoptions.add(1, ordering: .releasing)
+}
+
+/// One turn with a working stream: requests, a flush on STOP, frames written, the position
+/// published, then a wait in the stream's main loop.
+@_noLocks
+private func pulseStep(
+    _ state: inout PulseRenderState, box: UnsafeMutablePointer<PulseStream>, ring: SampleRing, shared: RenderShared,
+    handoff: PulseHandoff
+) {
+    let stream = box.pointee.stream
+    // The fade of a STOP replaces what is queued from the first frame the server has surely not
+    // read yet, in place: written over the same stream positions, it continues the sound exactly
+    // wherever playback is, and silence replaces the rest. (A flush would move the server's write
+    // index to wherever its read index is then, and the fade would start at a guessed sample.)
+    let unread = firstUnreadFrame(box, written: state.written)
+    let queuedRing = state.written > unread ? state.written - unread : 0
+    var fadeFrom = state.core.handedOver > queuedRing ? state.core.handedOver - queuedRing : 0
+    // Before the run, the stream holds other frames (silence a STOP queued): fade from the run's start.
+    if fadeFrom < state.runRing { fadeFrom = state.runRing }
+    let requests = takeStreamRequests(&state.core, fadeFrom: fadeFrom, ring: ring, shared: shared)
+    if requests.stopped {
+        if state.corked || queuedRing == 0 {
+            // Nothing of the sound is left to hear: no fade.
+            discardFromStream(&state.core, available: 0, ring: ring)
+        } else {
+            writeFadeInPlace(&state, box: box, from: fadeFrom + state.written - state.core.handedOver, ring: ring)
+        }
+    }
+    let pending = requests.available > 0 || state.core.isFading
+    if pending {
+        state.corkAt = 0
+        if state.corked {
+            // pa_stream_cork(0): queues the uncork command.
+            if let operation = _unsafePerformance({ pa_stream_cork(stream, 0, nil, nil) }) {
+                _unsafePerformance { pa_operation_unref(operation) }
+            }
+            state.corked = false
+        }
+        if requests.available > 0 && state.silenceFrom < state.written {
+            // A STOP left silence queued: the new sound goes over it, as early as is safe.
+            let target = max(state.silenceFrom, unread)
+            state.silenceFrom = .max
+            writeFrames(&state, box: box, available: requests.available, ring: ring, at: target)
+        } else {
+            writeFrames(&state, box: box, available: requests.available, ring: ring, at: nil)
+        }
+    }
+
+    let now = monotonicNanoseconds()
+    if !state.corked && !pending {
+        if box.pointee.signals.pointee.underflow {
+            box.pointee.signals.pointee.underflow = false
+            // The server has read everything; what it mixed already plays out of the sink first.
+            // pa_stream_get_timing_info: reads the last timing reply, kept by libpulse.
+            let sinkLatency = _unsafePerformance { pa_stream_get_timing_info(stream) }.map { $0.pointee.sink_usec } ?? 0
+            state.corkAt = now + (sinkLatency < 500_000 ? sinkLatency : 500_000) * 1000 + 10_000_000
+        }
+        if state.corkAt != 0 && now >= state.corkAt {
+            // pa_stream_cork(1): a corked stream costs no wakeups, here or in the server.
+            if let operation = _unsafePerformance({ pa_stream_cork(stream, 1, nil, nil) }) {
+                _unsafePerformance { pa_operation_unref(operation) }
+            }
+            state.corked = true
+            state.corkAt = 0
+        }
+    }
+    let queuedNow = state.corked ? 0 : queuedFrames(box, handedOver: state.core.handedOver)
+    publishStreamPosition(&state.core, queued: queuedNow, running: !state.corked, ring: ring, shared: shared)
+
+    // While sound plays, wake at least every period to publish the position; when a cork is due,
+    // then; in silence, only for the server or our eventfd.
+    var timeout: Int32 = -1
+    if !state.corked {
+        let periodMicroseconds = Int32(box.pointee.periodFrames * 1_000_000 / box.pointee.sampleRate)
+        timeout = periodMicroseconds
+        if state.corkAt > now {
+            let untilCork = Int32(truncatingIfNeeded: (state.corkAt - now) / 1000)
+            if !pending && queuedNow == 0 { timeout = untilCork }
+        }
+    }
+    // pa_mainloop_prepare, poll and dispatch: one wait on the server's socket, its timers and our
+    // eventfd, then the callbacks (which only set flags).
+    let mainloop = box.pointee.mainloop
+    var result = _unsafePerformance { pa_mainloop_prepare(mainloop, timeout) }
+    if result >= 0 { result = _unsafePerformance { pa_mainloop_poll(mainloop) } }
+    if result >= 0 { result = _unsafePerformance { pa_mainloop_dispatch(mainloop) } }
+    // pa_context_get_state, pa_stream_get_state, pa_context_errno: read fields.
+    let contextState = _unsafePerformance { pa_context_get_state(box.pointee.context) }
+    let streamState = _unsafePerformance { pa_stream_get_state(stream) }
+    if result < 0 || contextState != PA_CONTEXT_READY || streamState != PA_STREAM_READY {
+        let code = _unsafePerformance { pa_context_errno(box.pointee.context) }
+        markBroken(&state, serial: box.pointee.serial, code: code, shared: shared, handoff: handoff)
+    }
+}
+
+/// Writes what the server has room for: the fade first, then ring frames; the first piece at
+/// stream frame `target` when given (over silence a STOP queued), else at the write index.
+@_noLocks
+private func writeFrames(
+    _ state: inout PulseRenderState, box: UnsafeMutablePointer<PulseStream>, available: UInt64, ring: SampleRing,
+    at target: UInt64?
+) {
+    let stream = box.pointee.stream
+    var left = available
+    var seekTo = target
+    while true {
+        // pa_stream_writable_size: reads the room libpulse accounts for.
+        let writable = _unsafePerformance { pa_stream_writable_size(stream) }
+        guard writable >= MemoryLayout<Int16>.size || seekTo != nil else { return }
+        guard left > 0 || state.core.isFading else { return }
+        var data: UnsafeMutableRawPointer? = nil
+        var bytes = writable >= MemoryLayout<Int16>.size ? writable : box.pointee.periodFrames * MemoryLayout<Int16>.size
+        // pa_stream_begin_write: a buffer from libpulse's shared-memory pool; no copy.
+        guard _unsafePerformance({ pa_stream_begin_write(stream, &data, &bytes) }) >= 0, let data else { return }
+        let frames = bytes / MemoryLayout<Int16>.size
+        let before = ring.consumerPosition()
+        if seekTo != nil || before != state.core.handedOver { state.runRing = before }
+        let filled = fillFromStream(
+            &state.core, into: data.assumingMemoryBound(to: Int16.self), frames: frames, available: left, ring: ring)
+        let taken = ring.consumerPosition() - before
+        left = left > taken ? left - taken : 0
+        if filled == 0 {
+            _ = _unsafePerformance { pa_stream_cancel_write(stream) }
+            return
+        }
+        let start = seekTo ?? state.written
+        seekTo = nil
+        let offset = (Int64(bitPattern: start) - Int64(bitPattern: state.written)) * Int64(MemoryLayout<Int16>.size)
+        // pa_stream_write: hands the pool buffer to the connection (no free callback: it is libpulse's).
+        let result = _unsafePerformance {
+            pa_stream_write(stream, data, filled * MemoryLayout<Int16>.size, nil, offset, PA_SEEK_RELATIVE)
+        }
+        if result < 0 { return }
+        state.written = start + UInt64(filled)
+    }
+}
+
+/// Writes the fade a STOP queued over the stream from frame `start` on, and silence after it up to
+/// the write index, so that nothing of the stopped sound is left to play.
+@_noLocks
+private func writeFadeInPlace(
+    _ state: inout PulseRenderState, box: UnsafeMutablePointer<PulseStream>, from start: UInt64, ring: SampleRing
+) {
+    let stream = box.pointee.stream
+    let end = state.written
+    var position = start
+    var first = true
+    while position < end || (first && state.core.isFading) {
+        var data: UnsafeMutableRawPointer? = nil
+        let wanted = end > position ? Int(end - position) : state.zeroFrames
+        var bytes = (wanted < state.zeroFrames ? wanted : state.zeroFrames) * MemoryLayout<Int16>.size
+        // pa_stream_begin_write: a buffer from libpulse's shared-memory pool; no copy.
+        guard _unsafePerformance({ pa_stream_begin_write(stream, &data, &bytes) }) >= 0, let data else { return }
+        let frames = bytes / MemoryLayout<Int16>.size
+        let buffer = data.assumingMemoryBound(to: Int16.self)
+        var filled = fillFromStream(&state.core, into: buffer, frames: frames, available: 0, ring: ring)
+        if first { state.silenceFrom = start + UInt64(filled) }
+        let silence = end > position + UInt64(filled) ? Int(end - position) - filled : 0
+        let zeros = silence < frames - filled ? silence : frames - filled
+        if zeros > 0 {
+            UnsafeMutableRawPointer(buffer + filled).copyMemory(
+                from: state.zeros, byteCount: zeros * MemoryLayout<Int16>.size)
+            filled += zeros
+        }
+        if filled == 0 {
+            _ = _unsafePerformance { pa_stream_cancel_write(stream) }
+            return
+        }
+        let offset = (Int64(bitPattern: position) - Int64(bitPattern: state.written)) * Int64(MemoryLayout<Int16>.size)
+        // pa_stream_write: PA_SEEK_RELATIVE with a negative offset writes over queued frames.
+        let result = _unsafePerformance {
+            pa_stream_write(stream, data, filled * MemoryLayout<Int16>.size, nil, offset, PA_SEEK_RELATIVE)
+        }
+        if result < 0 { return }
+        position += UInt64(filled)
+        // The server's write index is where this piece ended: ours too.
+        state.written = position
+        first = false
+    }
+}
+
+/// The first stream frame the server has surely not read yet: its read index (the position heard,
+/// interpolated, plus what the sink has mixed ahead) and a period's margin for the time our next
+/// command takes to reach it; never past the write index.
+@_noLocks
+private func firstUnreadFrame(_ box: UnsafeMutablePointer<PulseStream>, written: UInt64) -> UInt64 {
+    let stream = box.pointee.stream
+    var microseconds: pa_usec_t = 0
+    // pa_stream_get_time: interpolated from the last timing reply; no server call.
+    guard _unsafePerformance({ pa_stream_get_time(stream, &microseconds) }) >= 0 else { return written }
+    // pa_stream_get_timing_info: the last timing reply, kept by libpulse.
+    let sink = _unsafePerformance { pa_stream_get_timing_info(stream) }.map { $0.pointee.sink_usec } ?? 0
+    let rate = UInt64(box.pointee.sampleRate)
+    let read = (microseconds + sink) * rate / 1_000_000 + UInt64(box.pointee.periodFrames)
+    return read < written ? read : written
+}
+
+/// Ring frames handed to the server and not heard yet, from libpulse's interpolated latency.
+@_noLocks
+private func queuedFrames(_ box: UnsafeMutablePointer<PulseStream>, handedOver: UInt64) -> UInt64 {
+    var microseconds: pa_usec_t = 0
+    var negative: Int32 = 0
+    // pa_stream_get_latency: computed from the last timing reply and the clock; no server call.
+    let result = _unsafePerformance { pa_stream_get_latency(box.pointee.stream, &microseconds, &negative) }
+    guard result >= 0, negative == 0 else { return 0 }
+    let frames = microseconds * UInt64(box.pointee.sampleRate) / 1_000_000
+    return frames < handedOver ? frames : handedOver
+}
+
+/// No working stream: frames are dropped as if heard, and the thread sleeps until woken.
+@_noLocks
+private func discardStep(_ state: inout PulseRenderState, ring: SampleRing, shared: RenderShared) {
+    let requests = takeStreamRequests(&state.core, fadeFrom: state.core.handedOver, ring: ring, shared: shared)
+    discardFromStream(&state.core, available: requests.available, ring: ring)
+    publishStreamPosition(&state.core, queued: 0, running: false, ring: ring, shared: shared)
+    if requests.available > 0 { return }
+    let fd = shared.renderWakeFD
+    var descriptor = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+    // poll and read: a plain wait on our own eventfd, then resetting its counter.
+    _ = _unsafePerformance { poll(&descriptor, 1, -1) }
+    if descriptor.revents != 0 {
+        var counter: UInt64 = 0
+        _ = _unsafePerformance { read(fd, &counter, MemoryLayout<UInt64>.size) }
+    }
+}
+
+/// Stops using the stream until the synth thread installs another, and records why.
+@_noLocks
+private func markBroken(
+    _ state: inout PulseRenderState, serial: UInt64, code: Int32, shared: RenderShared, handoff: PulseHandoff
+) {
+    state.broken = true
+    shared.lastFailureCode.store(code, ordering: .relaxed)
+    _ = shared.deviceFailures.add(1, ordering: .releasing)
+    handoff.broken.store(serial, ordering: .releasing)
+    wake(shared.controlWakeFD)
+}
+
+@_noLocks
+private func monotonicNanoseconds() -> UInt64 {
+    var now = timespec()
+    // clock_gettime: served by the vDSO without a system call; no allocation.
+    _ = _unsafePerformance { clock_gettime(CLOCK_MONOTONIC, &now) }
+    return UInt64(now.tv_sec) &* 1_000_000_000 &+ UInt64(now.tv_nsec)
+}

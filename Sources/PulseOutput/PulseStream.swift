@@ -1,0 +1,178 @@
+internal import CPulse
+import AudioOutput
+import Glibc
+import System
+
+/// One connection to a PulseAudio-protocol server with a playback stream on it, and the main loop
+/// that drives both: opened by the synth thread (which runs the loop until the stream is ready),
+/// then played by the render thread alone, then handed back to be closed (see ``PulseMailbox``).
+///
+/// libpulse objects belong to the thread running their main loop; this type is moved between
+/// threads only through the mailbox, whose release and acquire order everything done before.
+struct PulseStream: ~Copyable {
+    let mainloop: OpaquePointer
+    let context: OpaquePointer
+    let stream: OpaquePointer
+    /// The render thread's eventfd, watched by this main loop so a new sample or a STOP wakes it.
+    private let wakeEvent: OpaquePointer?
+    /// What the stream's callbacks tell the render thread (an underflow), preallocated.
+    let signals: UnsafeMutablePointer<StreamSignals>
+    /// Which stream this is, so the render thread can report the one that failed.
+    var serial: UInt64 = 0
+    let sampleRate: Int
+    /// The frames the server asks for at a time.
+    let periodFrames: Int
+    /// The frames the render thread writes at most at a time: the server's target buffer.
+    let bufferFrames: Int
+
+    /// Flags the stream's callbacks raise for the render thread, which clears them.
+    struct StreamSignals {
+        /// The server found the stream's buffer empty: everything written has been read.
+        var underflow = false
+    }
+
+    /// Connects to `server` (nil: the session's, as libpulse finds it) and sets up a playback
+    /// stream of 16-bit mono at `sampleRate`, buffering `bufferFrames` frames and asking for more a
+    /// period at a time; gives up at `deadline` (MonotonicClock ns).
+    init(
+        server: String?, sink: String?, sampleRate: Int, periodFrames: Int, bufferFrames: Int, wakeFD: Int32,
+        deadline: UInt64
+    ) throws(StreamError) {
+        guard let mainloop = pa_mainloop_new() else { throw StreamError("libpulse cannot create a main loop") }
+        let api = pa_mainloop_get_api(mainloop)
+        let properties = pa_proplist_new()
+        pa_proplist_sets(properties, PA_PROP_APPLICATION_NAME, "Utter")
+        pa_proplist_sets(properties, PA_PROP_APPLICATION_ID, "org.utter.sd_utter")
+        pa_proplist_sets(properties, PA_PROP_MEDIA_ROLE, "a11y")
+        defer { pa_proplist_free(properties) }
+        guard let context = pa_context_new_with_proplist(api, "Utter", properties) else {
+            pa_mainloop_free(mainloop)
+            throw StreamError("libpulse cannot create a context")
+        }
+        var cleanup = Cleanup(mainloop: mainloop, context: context)
+        let where_ = server.map { "'\($0)'" } ?? "the session's sound server"
+        guard pa_context_connect(context, server, PA_CONTEXT_NOAUTOSPAWN, nil) >= 0 else {
+            let reason = String(cString: pa_strerror(pa_context_errno(context)))
+            cleanup.close()
+            throw StreamError("cannot connect to \(where_) (\(reason))")
+        }
+        do throws(StreamError) {
+            try Self.run(mainloop, until: deadline, what: "connecting to \(where_)") { () throws(StreamError) -> Bool in
+                switch pa_context_get_state(context) {
+                case PA_CONTEXT_READY: return true
+                case PA_CONTEXT_FAILED, PA_CONTEXT_TERMINATED:
+                    throw StreamError(
+                        "cannot connect to \(where_) (\(String(cString: pa_strerror(pa_context_errno(context)))))")
+                default: return false
+                }
+            }
+        } catch {
+            cleanup.close()
+            throw error
+        }
+
+        var spec = pa_sample_spec(format: PA_SAMPLE_S16LE, rate: UInt32(sampleRate), channels: 1)
+        guard let stream = pa_stream_new(context, "speech", &spec, nil) else {
+            let reason = String(cString: pa_strerror(pa_context_errno(context)))
+            cleanup.close()
+            throw StreamError("\(where_) refused a \(sampleRate) Hz mono stream (\(reason))")
+        }
+        cleanup.stream = stream
+        let frameBytes = UInt32(MemoryLayout<Int16>.size)
+        // A small buffer asked a period at a time; playback starts with the first frame written (a
+        // key echo shorter than any threshold must still start), and STOP flushes the buffer.
+        var attributes = pa_buffer_attr(
+            maxlength: UInt32.max, tlength: UInt32(bufferFrames) * frameBytes, prebuf: frameBytes,
+            minreq: UInt32(periodFrames) * frameBytes, fragsize: UInt32.max)
+        let flags = pa_stream_flags_t(
+            rawValue: PA_STREAM_INTERPOLATE_TIMING.rawValue | PA_STREAM_AUTO_TIMING_UPDATE.rawValue
+                | PA_STREAM_ADJUST_LATENCY.rawValue | PA_STREAM_START_CORKED.rawValue)
+        guard pa_stream_connect_playback(stream, sink, &attributes, flags, nil, nil) >= 0 else {
+            let reason = String(cString: pa_strerror(pa_context_errno(context)))
+            cleanup.close()
+            throw StreamError("\(where_) refused a playback stream (\(reason))")
+        }
+        do throws(StreamError) {
+            try Self.run(mainloop, until: deadline, what: "opening a stream on \(where_)") { () throws(StreamError) -> Bool in
+                switch pa_stream_get_state(stream) {
+                case PA_STREAM_READY: return true
+                case PA_STREAM_FAILED, PA_STREAM_TERMINATED:
+                    throw StreamError(
+                        "\(where_) refused a playback stream (\(String(cString: pa_strerror(pa_context_errno(context)))))")
+                default: return false
+                }
+            }
+        } catch {
+            cleanup.close()
+            throw error
+        }
+
+        signals = .allocate(capacity: 1)
+        signals.initialize(to: StreamSignals())
+        pa_stream_set_underflow_callback(
+            stream,
+            { _, userdata in
+                userdata?.assumingMemoryBound(to: StreamSignals.self).pointee.underflow = true
+            }, signals)
+        // Reads the eventfd's counter, so the next write wakes the loop again.
+        wakeEvent = api?.pointee.io_new(
+            api, wakeFD, PA_IO_EVENT_INPUT,
+            { _, _, fd, _, _ in
+                var counter: UInt64 = 0
+                _ = read(fd, &counter, MemoryLayout<UInt64>.size)
+            }, nil)
+        let granted = pa_stream_get_buffer_attr(stream)?.pointee.tlength ?? attributes.tlength
+        self.bufferFrames = max(Int(granted / frameBytes), periodFrames)
+        self.mainloop = mainloop
+        self.context = context
+        self.stream = stream
+        self.sampleRate = sampleRate
+        self.periodFrames = periodFrames
+    }
+
+    deinit {
+        if let wakeEvent, let api = pa_mainloop_get_api(mainloop) { api.pointee.io_free(wakeEvent) }
+        pa_stream_set_underflow_callback(stream, nil, nil)
+        var cleanup = Cleanup(mainloop: mainloop, context: context)
+        cleanup.stream = stream
+        cleanup.close()
+        signals.deallocate()
+    }
+
+    /// Runs `mainloop` until `done` says so, in waits of at most 50 ms, or throws at `deadline`.
+    private static func run(
+        _ mainloop: OpaquePointer, until deadline: UInt64, what: String, done: () throws(StreamError) -> Bool
+    ) throws(StreamError) {
+        while try !done() {
+            guard MonotonicClock.now < deadline else { throw StreamError("no answer while \(what)") }
+            pa_mainloop_prepare(mainloop, 50_000)
+            pa_mainloop_poll(mainloop)
+            guard pa_mainloop_dispatch(mainloop) >= 0 else { throw StreamError("libpulse's main loop failed while \(what)") }
+        }
+    }
+
+    /// Closes what was made, newest first; none of these calls waits for the server.
+    private struct Cleanup {
+        let mainloop: OpaquePointer
+        let context: OpaquePointer
+        var stream: OpaquePointer?
+
+        mutating func close() {
+            if let stream {
+                pa_stream_disconnect(stream)
+                pa_stream_unref(stream)
+            }
+            stream = nil
+            pa_context_disconnect(context)
+            pa_context_unref(context)
+            pa_mainloop_free(mainloop)
+        }
+    }
+}
+
+extension PulseStream {
+    /// libpulse's words for an error code.
+    static func describe(_ code: Int32) -> String {
+        String(cString: pa_strerror(code))
+    }
+}
