@@ -114,7 +114,8 @@ let package = Package(
         .target(
             name: "UtterCLI",
             dependencies: [
-                "UtterKit", "SpeechDispatcherClient", "AudioOutput", "Configuration", "RegularFiles", "System", "SSML",
+                "UtterKit", "SpeechDispatcherClient", "AudioOutput", "PulseOutput", "Configuration", "RegularFiles",
+                "System", "SSML",
                 "Voices", "SoundFiles", "Reading", "Sentences", "Scenario",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "RealModule", package: "swift-numerics"),

@@ -50,6 +50,7 @@ final class PulseConnection: StreamConnection {
                         core: StreamRenderState(sampleRate: settings.sampleRate, historyFrames: settings.bufferFrames * 4),
                         zeroFrames: settings.bufferFrames)
                     runPulseLoop(&state, ring: ring, shared: shared, handoff: handoff)
+                    finishPulseLoop(&state)
                     _ = handoff.exit.replace(with: state.stream.map { .stream($0) } ?? .empty)
                 }
             } catch {

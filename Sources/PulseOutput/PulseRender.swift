@@ -44,11 +44,15 @@ struct PulseRenderState: ~Copyable {
     /// The first ring position of the frames written back to back up to the write index; stream
     /// frame = ring position + `written - handedOver` across them.
     var runRing: UInt64 = 0
+    /// The timing request in flight, and when the last one was sent (MonotonicClock ns).
+    var timing: OpaquePointer? = nil
+    var timingAskedAt: UInt64 = 0
     /// Zeros to silence what stays queued after a STOP's fade: a buffer's worth.
     let zeros: UnsafeMutablePointer<Int16>
     let zeroFrames: Int
 
     init(core: consuming StreamRenderState, zeroFrames: Int) {
+        self.timing = nil
         self.core = core
         self.zeroFrames = max(zeroFrames, 1)
         zeros = .allocate(capacity: self.zeroFrames)
@@ -73,6 +77,16 @@ func runPulseLoop(_ state: inout PulseRenderState, ring: SampleRing, shared: Ren
     }
 }
 
+/// Lets go of what the loop still holds of its stream before the stream is handed back at exit.
+@_noLocks
+func finishPulseLoop(_ state: inout PulseRenderState) {
+    if let timing = state.timing {
+        // pa_operation_unref: a request's reference to the stream and context, dropped.
+        _unsafePerformance { pa_operation_unref(timing) }
+        state.timing = nil
+    }
+}
+
 /// Takes the stream the synth thread installed, if any, handing the old one back to be closed.
 @_noLocks
 private func adoptInstalledStream(_ state: inout PulseRenderState, handoff: PulseHandoff) {
@@ -83,7 +97,14 @@ private func adoptInstalledStream(_ state: inout PulseRenderState, handoff: Puls
     }
     let content = handoff.install.take()
     if case .empty = content { return }
-    if let old = state.stream { _ = handoff.retired.replace(with: .stream(old)) }
+    if let old = state.stream {
+        if let timing = state.timing {
+            // pa_operation_unref: drops our reference to a request of the old stream.
+            _unsafePerformance { pa_operation_unref(timing) }
+            state.timing = nil
+        }
+        _ = handoff.retired.replace(with: .stream(old))
+    }
     state.broken = false
     state.corked = true
     state.corkAt = 0
@@ -162,6 +183,7 @@ private func pulseStep(
             state.corkAt = 0
         }
     }
+    if !state.corked { askForTiming(&state, stream: stream, now: now, period: box.pointee.periodFrames, rate: box.pointee.sampleRate) }
     let queuedNow = state.corked ? 0 : queuedFrames(box, handedOver: state.core.handedOver)
     publishStreamPosition(&state.core, queued: queuedNow, running: !state.corked, ring: ring, shared: shared)
 
@@ -278,8 +300,8 @@ private func writeFadeInPlace(
 }
 
 /// The first stream frame the server has surely not read yet: its read index (the position heard,
-/// interpolated, plus what the sink has mixed ahead) and a period's margin for the time our next
-/// command takes to reach it; never past the write index.
+/// interpolated, plus what the sink has mixed ahead) and 2 ms for the time our next command takes
+/// to reach it; never past the write index.
 @_noLocks
 private func firstUnreadFrame(_ box: UnsafeMutablePointer<PulseStream>, written: UInt64) -> UInt64 {
     let stream = box.pointee.stream
@@ -289,8 +311,25 @@ private func firstUnreadFrame(_ box: UnsafeMutablePointer<PulseStream>, written:
     // pa_stream_get_timing_info: the last timing reply, kept by libpulse.
     let sink = _unsafePerformance { pa_stream_get_timing_info(stream) }.map { $0.pointee.sink_usec } ?? 0
     let rate = UInt64(box.pointee.sampleRate)
-    let read = (microseconds + sink) * rate / 1_000_000 + UInt64(box.pointee.periodFrames)
+    let read = (microseconds + sink) * rate / 1_000_000 + rate / 500
     return read < written ? read : written
+}
+
+/// Asks the server where playback is, once a period while the stream plays and no answer is due:
+/// libpulse interpolates between the answers, and a corked stream asks nothing (no wakeups).
+@_noLocks
+private func askForTiming(_ state: inout PulseRenderState, stream: OpaquePointer, now: UInt64, period: Int, rate: Int) {
+    if let timing = state.timing {
+        // pa_operation_get_state: reads a field.
+        if _unsafePerformance({ pa_operation_get_state(timing) }) == PA_OPERATION_RUNNING { return }
+        _unsafePerformance { pa_operation_unref(timing) }
+        state.timing = nil
+    }
+    let interval = UInt64(period) * 1_000_000_000 / UInt64(rate > 0 ? rate : 1)
+    guard now >= state.timingAskedAt + interval else { return }
+    state.timingAskedAt = now
+    // pa_stream_update_timing_info: queues the request; the answer comes through the main loop.
+    state.timing = _unsafePerformance { pa_stream_update_timing_info(stream, nil, nil) }
 }
 
 /// Ring frames handed to the server and not heard yet, from libpulse's interpolated latency.

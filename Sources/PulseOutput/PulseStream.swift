@@ -13,7 +13,8 @@ struct PulseStream: ~Copyable {
     let mainloop: OpaquePointer
     let context: OpaquePointer
     let stream: OpaquePointer
-    /// The render thread's eventfd, watched by this main loop so a new sample or a STOP wakes it.
+    /// The render thread's eventfd (none for a probe), watched by this main loop so a new sample or
+    /// a STOP wakes it.
     private let wakeEvent: OpaquePointer?
     /// What the stream's callbacks tell the render thread (an underflow), preallocated.
     let signals: UnsafeMutablePointer<StreamSignals>
@@ -79,14 +80,15 @@ struct PulseStream: ~Copyable {
         }
         cleanup.stream = stream
         let frameBytes = UInt32(MemoryLayout<Int16>.size)
-        // A small buffer asked a period at a time; playback starts with the first frame written (a
+        // Timing is asked for by the render thread while the stream plays (no automatic updates,
+        // which go on while it is corked). A small buffer asked a period at a time; playback starts with the first frame written (a
         // key echo shorter than any threshold must still start), and STOP flushes the buffer.
         var attributes = pa_buffer_attr(
             maxlength: UInt32.max, tlength: UInt32(bufferFrames) * frameBytes, prebuf: frameBytes,
             minreq: UInt32(periodFrames) * frameBytes, fragsize: UInt32.max)
         let flags = pa_stream_flags_t(
-            rawValue: PA_STREAM_INTERPOLATE_TIMING.rawValue | PA_STREAM_AUTO_TIMING_UPDATE.rawValue
-                | PA_STREAM_ADJUST_LATENCY.rawValue | PA_STREAM_START_CORKED.rawValue)
+            rawValue: PA_STREAM_INTERPOLATE_TIMING.rawValue | PA_STREAM_ADJUST_LATENCY.rawValue
+                | PA_STREAM_START_CORKED.rawValue)
         guard pa_stream_connect_playback(stream, sink, &attributes, flags, nil, nil) >= 0 else {
             let reason = String(cString: pa_strerror(pa_context_errno(context)))
             cleanup.close()
@@ -115,7 +117,7 @@ struct PulseStream: ~Copyable {
                 userdata?.assumingMemoryBound(to: StreamSignals.self).pointee.underflow = true
             }, signals)
         // Reads the eventfd's counter, so the next write wakes the loop again.
-        wakeEvent = api?.pointee.io_new(
+        wakeEvent = wakeFD < 0 ? nil : api?.pointee.io_new(
             api, wakeFD, PA_IO_EVENT_INPUT,
             { _, _, fd, _, _ in
                 var counter: UInt64 = 0

@@ -15,8 +15,8 @@ struct SpeechOptions: ParsableArguments {
         help: "Speech rate: slow, medium, fast, or from -100 to 100 (0: the voice's normal rate).")
     var rate: SpeechRate = .medium
 
-    @Option(name: .long, help: "The ALSA device to play on.")
-    var device: String = "default"
+    @Option(name: .long, help: "The ALSA device to play on (default: the session's sound server, else ALSA's default).")
+    var device: String?
 
     @Flag(
         name: .long,
@@ -44,7 +44,7 @@ struct SpeechOptions: ParsableArguments {
             }
         }
         do {
-            let speaker = try Speaker(output: output.map { .file(path: $0) } ?? .device(device))
+            let speaker = try Speaker(output: output.map { .file(path: $0) } ?? device.map { .device($0) } ?? .session)
             if let voice { _ = try speaker.voice(named: voice) }
             return speaker
         } catch {

@@ -10,6 +10,8 @@ struct SpeechdSettings {
     /// `LanguageDefaultModule` lines: language → module.
     var languageModules: [(language: String, module: String)] = []
     var alsaDevice: String?
+    /// The first method of `AudioOutputMethod` (speech-dispatcher's own default is pulse).
+    var outputMethod: String?
 
     init(parsing text: String) {
         for entry in DotconfParser.parse(text).entries {
@@ -20,6 +22,8 @@ struct SpeechdSettings {
             case "languagedefaultmodule" where values.count == 2:
                 languageModules.append((language: values[0], module: values[1]))
             case "audioalsadevice" where values.count == 1: alsaDevice = values[0]
+            case "audiooutputmethod" where !values.isEmpty:
+                outputMethod = values[0].split(separator: ",").first.map { String($0.filter { !$0.isWhitespace }) }
             default: break
             }
         }

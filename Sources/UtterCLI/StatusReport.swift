@@ -1,5 +1,6 @@
 import AudioOutput
 import Configuration
+import PulseOutput
 import RegularFiles
 import Scenario
 import SpeechDispatcherClient
@@ -189,6 +190,26 @@ struct StatusReport {
             } else {
                 "none found"
             }
+        let alsaAsked = configuration.asksForALSA || settings?.outputMethod == "alsa"
+        if SoundSession.resolve(configuration.audioBackend, alsaAsked: alsaAsked) == .pulse {
+            let how = configuration.audioBackend == .auto ? "AudioBackend auto" : "AudioBackend pulse"
+            if let error = PulseOutput.probe() {
+                checks.append(
+                    StatusCheck(
+                        topic: "audio", level: .problem,
+                        message: "Utter plays through the session's sound server (\(how)), which refuses a stream: \(error).",
+                        fix:
+                            "Start your sound server (sound server: \(soundServer)), or set AudioBackend alsa in \(folders.shown(folders.userUtterConf))."
+                    ))
+            } else {
+                checks.append(
+                    StatusCheck(
+                        topic: "audio", level: .ok,
+                        message: "Utter plays through the session's sound server with libpulse (\(how)), which opens a stream; sound server: \(soundServer)."
+                    ))
+            }
+            return checks
+        }
         if let error = DeviceProbe.check(AudioConfiguration(deviceName: device, alsaConfigText: alsaText)) {
             checks.append(
                 StatusCheck(

@@ -30,6 +30,9 @@ public final class Speaker: Sendable {
         /// `configuration`, ALSA configuration text, the name is looked up there instead of in the
         /// system's configuration (as utter.conf's `AudioConfigurationFile` does for the module).
         case device(String? = nil, configuration: String? = nil)
+        /// A PulseAudio-protocol server (PulseAudio, or PipeWire's pipewire-pulse) through libpulse:
+        /// `server` as libpulse names one (`unix:/path`), nil for the session's.
+        case pulseAudio(server: String? = nil)
         /// A sound file, written as fast as the engine goes; `.wav`, `.flac`, `.ogg`, `.aiff`,
         /// `.au` or `.caf` by its name. Every utterance is appended.
         case file(path: String)
@@ -41,9 +44,10 @@ public final class Speaker: Sendable {
     private let inbox: Inbox
     private let thread: NamedThread
 
-    /// A speaker for the ALSA device `default`, opened now, so that a missing one is reported here.
+    /// A speaker for the session's sound (``Output/session``), opened now, so that a missing one
+    /// is reported here.
     public convenience init() throws(SpeakerError) {
-        try self.init(output: .device())
+        try self.init(output: .session)
     }
 
     /// A speaker for `output`; a device is opened now, a file created now, so that a problem with
@@ -74,6 +78,17 @@ public final class Speaker: Sendable {
                         throw SpeakerError.deviceUnavailable(device: device, reason: "\(error)")
                     }
                     return audio
+                case .pulseAudio(let server):
+                    let sink: StreamSink
+                    do {
+                        sink = try SoundSession.pulseSink(
+                            configuration: configuration, sampleRate: sampleRate, wake: wake, server: server)
+                        try sink.prepare()
+                    } catch {
+                        throw SpeakerError.deviceUnavailable(
+                            device: server ?? "the session's sound server", reason: "\(error)")
+                    }
+                    return sink
                 case .file(let path):
                     do {
                         return RenderedSink(
@@ -172,5 +187,13 @@ extension Speaker {
             + VoiceLibrary.clipVoices(configuration: configuration, espeakVoices: espeakVoices, logger: logger)
         guard !all.isEmpty else { throw .noVoices }
         return (engine, all)
+    }
+}
+
+extension Speaker.Output {
+    /// What the session plays through, as the module's `AudioBackend auto` picks it: its
+    /// PulseAudio-protocol server when one answers, else ALSA's `default`.
+    public static var session: Self {
+        SoundSession.resolve(.auto, alsaAsked: false) == .pulse ? .pulseAudio() : .device()
     }
 }

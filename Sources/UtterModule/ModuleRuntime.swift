@@ -77,20 +77,30 @@ extension ModuleServer {
     /// Plays through ALSA from now on, as `AudioBackend auto` does when speech-dispatcher's AUDIO
     /// block asks for ALSA: nothing has been spoken yet, so the pipeline is made again.
     func switchToALSA() {
-        guard var runtime, runtime.backend != .alsa else { return }
-        if let stuck = runtime.pipeline.shutdown(until: MonotonicClock.now + Self.shutdownWait) {
-            logger.error("cannot switch to ALSA: the \(stuck) did not stop; staying on \(runtime.backend.rawValue)")
-            return
-        }
+        guard let (factory, espeakVoices, voiceSignature) = retireRuntime() else { return }
         do {
-            (runtime.pipeline, runtime.audio) = try makePipeline(engine: try EspeakEngine(), backend: .alsa)
+            let (pipeline, audio) = try makePipeline(engine: try EspeakEngine(), backend: .alsa)
+            runtime = Runtime(
+                factory: factory, pipeline: pipeline, audio: audio, backend: .alsa, espeakVoices: espeakVoices,
+                voiceSignature: voiceSignature)
         } catch {
             logger.critical("cannot restart the engine for ALSA (\(error))")
             return
         }
-        runtime.backend = .alsa
-        self.runtime = runtime
         logger.notice("audio backend: alsa, for the device speech-dispatcher names (AudioBackend auto)")
+    }
+
+    /// Stops the pipeline of a runtime not on ALSA and lets it go (with its engine: libespeak-ng
+    /// keeps its state in globals, so the old engine must be gone before a new one starts); what
+    /// the next runtime keeps of it, or nil when there is none to switch or it did not stop.
+    private func retireRuntime() -> (JobFactory, [Voice], [VoiceLibrary.Stamp])? {
+        guard let current = runtime, current.backend != .alsa else { return nil }
+        if let stuck = current.pipeline.shutdown(until: MonotonicClock.now + Self.shutdownWait) {
+            logger.error("cannot switch to ALSA: the \(stuck) did not stop; staying on \(current.backend.rawValue)")
+            return nil
+        }
+        runtime = nil
+        return (current.factory, current.espeakVoices, current.voiceSignature)
     }
 
     /// Key name tables from the configured folders, else the standard ones.

@@ -30,7 +30,7 @@ let fourSentences = """
 func startModule(
     _ rig: borrowing CaptureRig, device: String = "utter_capture",
     configurationPath: String = "/nonexistent/utter.conf",
-    boundByPermissions: Bool = false, environment: [String] = []
+    boundByPermissions: Bool = false, environment: [String] = [], audioMethod: String = "pulse"
 ) throws -> ModuleProcess {
     let module = try ModuleProcess(
         home: rig.folder, logPath: rig.logPath, configurationPath: configurationPath,
@@ -45,7 +45,7 @@ func startModule(
     module.send("AUDIO\n")
     #expect(module.expect("\n") == "207 OK RECEIVING AUDIO SETTINGS\n")
     module.send(
-        "audio_output_method=pulse\naudio_oss_device=/dev/dsp\naudio_alsa_device=\(device)\n"
+        "audio_output_method=\(audioMethod)\naudio_oss_device=/dev/dsp\naudio_alsa_device=\(device)\n"
             + "audio_nas_server=tcp/localhost:5450\naudio_pulse_device=default\naudio_pulse_min_length=10\n.\n")
     #expect(module.expect("\n") == "203 OK AUDIO INITIALIZED\n")
     module.send("LOGLEVEL\nlog_level=5\n.\n")

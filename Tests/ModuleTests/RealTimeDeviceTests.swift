@@ -322,4 +322,29 @@ struct RealTimeDeviceTests {
         #expect(inputs().count == 1, "the same stream")
         #expect(module.quit() == 0)
     }
+
+    // speech-dispatcher's second AUDIO block names its output method: with `AudioBackend auto`
+    // (no utter.conf) and a PulseAudio server in the environment, "alsa" sends the audio to the
+    // ALSA device it names (here a capture file), "pulse" to the sound server.
+    @Test(arguments: ["alsa", "pulse"])
+    func `with AudioBackend auto, speech-dispatcher's output method decides where the audio goes`(
+        method: String
+    ) throws {
+        let rig = CaptureRig()
+        let pulse = try PrivateSoundServer(runtime: rig.folder + "/pulse", kind: .pulseAudio)
+        let module = try startModule(
+            rig, environment: ["PULSE_SERVER=unix:\(pulse.socket)", "PULSE_SINK=utter_null"], audioMethod: method)
+        let monitor = try MonitorRecording(pulse: pulse, path: rig.folder + "/heard.raw")
+        speak(module, "<speak>Hello there.</speak>")
+        #expect(module.expect("702 END\n", within: 30) == "701 BEGIN\n702 END\n")
+        usleep(300_000)
+        let heardOnServer = audibleRange(monitor.finish()) != nil
+        #expect(module.quit() == 0)
+        let captured = audibleRange(rig.samples()) != nil
+        #expect(heardOnServer == (method == "pulse"), "heard on the sound server: \(heardOnServer); log: \(rig.log.suffix(800))")
+        #expect(captured == (method == "alsa"), "captured through ALSA: \(captured)")
+        #expect(
+            rig.log.contains("audio backend: alsa, for the device speech-dispatcher names") == (method == "alsa"),
+            "\(rig.log.suffix(800))")
+    }
 }
