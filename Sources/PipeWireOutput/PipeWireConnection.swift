@@ -1,6 +1,7 @@
 package import AudioOutput
 internal import CPipeWire
 internal import CPipeWireShims
+import Glibc
 import Synchronization
 import System
 
@@ -102,8 +103,10 @@ package final class PipeWireConnection: StreamConnection, @unchecked Sendable {
         guard result >= 0 else {
             enterDiscard(pw)
             let place = remote.map { "at \($0)" } ?? "of this session"
+            // libpipewire reports a missing or refusing socket as EHOSTDOWN ("Host is down").
+            let why = -result == EHOSTDOWN ? "no server answers" : "\(Errno(-result))"
             throw StreamError(
-                "cannot connect to the PipeWire server \(place) (\(Errno(-result))): start it "
+                "cannot connect to the PipeWire server \(place) (\(why)): start it "
                     + "(systemctl --user start pipewire) or choose another sound output")
         }
         loop.hasStream = true
