@@ -13,17 +13,28 @@ private final class PipeWireRig {
     let server: PrivateSoundServer
     let controlWake: EventFD
     let sink: StreamSink
+    /// The threads the sink brought: PipeWire's data thread and the thread loop's.
+    let sinkThreads: Set<String>
     private var job: UInt64 = 0
     static let rate = 22050
 
     init() throws {
         server = try PrivateSoundServer(runtime: folder.path + "/server", kind: .pipeWire)
         controlWake = try EventFD()
+        let before = threadIDs()
         // A 20 ms period; the socket's path as the remote, so nothing of the session is used.
         sink = try PipeWireOutput.sink(
             sampleRate: Self.rate, periodFrames: 441, ringCapacity: 1 << 17, remote: server.runtime + "/pipewire-0",
             controlWake: controlWake)
         _ = sink.start()
+        sinkThreads = threadIDs().subtracting(before)
+    }
+
+    /// How many times the sink's threads were switched to (woken) during `seconds`.
+    func wakeups(during seconds: Double) -> Int {
+        let before = contextSwitches(sinkThreads)
+        usleep(UInt32(seconds * 1_000_000))
+        return contextSwitches(sinkThreads) - before
     }
 
     /// Begins the next job and writes `samples`: the job and its range of ring positions.
@@ -99,6 +110,30 @@ private func largestStep(_ samples: [Int16], in range: Range<Int>) -> Int32 {
     return range.map { abs(Int32(samples[$0]) - Int32(samples[$0 - 1])) }.max() ?? 0
 }
 
+/// The ids of this process's threads.
+private func threadIDs() -> Set<String> {
+    var ids: Set<String> = []
+    guard let folder = opendir("/proc/self/task") else { return ids }
+    defer { closedir(folder) }
+    while let entry = readdir(folder) {
+        let id = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+        if id.first?.isNumber == true { ids.insert(id) }
+    }
+    return ids
+}
+
+/// The context switches (voluntary and not) of the threads `ids` so far.
+private func contextSwitches(_ ids: Set<String>) -> Int {
+    var total = 0
+    for id in ids {
+        let status = String(decoding: readFile("/proc/self/task/\(id)/status") ?? [], as: UTF8.self)
+        for line in status.split(separator: "\n") where line.contains("ctxt_switches:") {
+            total += Int(line.split(separator: "\t").last ?? "") ?? 0
+        }
+    }
+    return total
+}
+
 private func seconds(_ frames: Int) -> Double { Double(frames) / Double(PipeWireRig.rate) }
 
 /// One PipeWire at a time, as the other sound-server suites: they are heavy on a two-core machine.
@@ -158,6 +193,10 @@ struct PipeWireOutputTests {
         let rig = try PipeWireRig()
         let monitor = try rig.recording("idle.raw")
         let (_, first) = try rig.play(tone(seconds: 0.5))
+        #expect(monitor.waitUntilHeard(within: 10))
+        // Playing, a 20 ms quantum wakes the data thread about 50 times a second.
+        let playing = rig.wakeups(during: 0.2)
+        #expect(playing >= 3, "the sink's threads \(rig.sinkThreads) woke \(playing) times in 0.2 s of playing")
         #expect(rig.waitUntilPlayed(first.upperBound, within: 10))
         // Idle: after 50 ms of silence the stream is deactivated; PipeWire reports it idle.
         let deadline = monotonicSeconds() + 5
@@ -167,7 +206,9 @@ struct PipeWireOutputTests {
             state = rig.streamNodeState()
         }
         #expect(state != nil && state != "running", "the stream is inactive while idle: \(state ?? "gone")")
-        usleep(500_000)
+        usleep(200_000)
+        let idle = rig.wakeups(during: 1)
+        #expect(idle <= 3, "the sink's threads woke \(idle) times in 1 s of idling")
 
         let (_, second) = try rig.play(tone(seconds: 0.5))
         #expect(rig.waitUntilPlayed(second.upperBound, within: 10))
