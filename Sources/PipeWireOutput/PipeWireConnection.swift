@@ -269,8 +269,13 @@ package final class PipeWireConnection: StreamConnection, @unchecked Sendable {
         guard let pw else { return }
         if loop.hasStream && loop.failure != nil {
             tearDown(pw)
-        } else if render.settleAsleep() && loop.hasStream && !loop.streamAsleep {
+        } else if render.settleAsleep() && loop.hasStream {
             // Nothing to play and no wake since: no cycles (no wakeups) until the next wake.
+            if loop.streamAsleep {
+                // Asked again: the stream went on running after it was deactivated (the server
+                // missed it). Deactivating an inactive stream does nothing, so it is toggled.
+                _ = utter_pw_set_active(pw, true)
+            }
             loop.streamAsleep = true
             _ = utter_pw_set_active(pw, false)
         }

@@ -34,6 +34,9 @@ struct PipeWireRenderState: ~Copyable {
     /// Silent frames handed over in a row: the stream sleeps after `idleFrames` of them.
     var silentFrames = 0
     let idleFrames: Int
+    /// Frames handed over since the loop thread deactivated the stream: a few cycles run before
+    /// the server acts on it; if they go on, it is asked again (see `process`).
+    var framesWhileAsleep = 0
     /// Discarding: the monotonic time up to which frames were discarded, and a buffer to take them into.
     var discardedUntil: UInt64 = 0
     let scratch: UnsafeMutablePointer<Int16>
@@ -111,7 +114,9 @@ package final class PipeWireRenderSide: @unchecked Sendable {
         if ringFrames > 0 { state.pointee.ringEndInStream = start + UInt64(filled) }
 
         // The first frame of this buffer is heard after `pending`: what is before it was heard.
-        let heard = start > pending ? start - pending : 0
+        // (At most a second: a wrong report from the server must not keep the stream awake.)
+        let latency = pending < UInt64(sampleRate) ? pending : UInt64(sampleRate)
+        let heard = start > latency ? start - latency : 0
         let ringEnd = state.pointee.ringEndInStream
         var queued = ringEnd > heard ? ringEnd - heard : 0
         if queued > state.pointee.stream.handedOver { queued = state.pointee.stream.handedOver }
@@ -122,14 +127,29 @@ package final class PipeWireRenderSide: @unchecked Sendable {
         if isFading(&state.pointee.stream) { idle = false }
         guard idle else {
             state.pointee.silentFrames = 0
+            state.pointee.framesWhileAsleep = 0
             return (filled, false)
         }
         state.pointee.silentFrames += frames
         guard state.pointee.silentFrames >= state.pointee.idleFrames else { return (filled, false) }
+        return (filled, askToSleep(seen: seen, frames: frames))
+    }
+
+    /// Asks the loop thread to deactivate the stream (once; again if the stream still runs four
+    /// idle periods after it was deactivated); whether the loop thread must be woken.
+    @_noLocks
+    private func askToSleep(seen: UInt64, frames: Int) -> Bool {
+        var expected = Activity.active.code
+        if activity.load(ordering: .sequentiallyConsistent) == Activity.inactive.code {
+            state.pointee.framesWhileAsleep += frames
+            guard state.pointee.framesWhileAsleep >= 4 * state.pointee.idleFrames else { return false }
+            expected = Activity.inactive.code
+        }
+        state.pointee.framesWhileAsleep = 0
         idleSeen.store(seen, ordering: .sequentiallyConsistent)
         let (asked, _) = activity.compareExchange(
-            expected: Activity.active.code, desired: Activity.deactivating.code, ordering: .sequentiallyConsistent)
-        return (filled, asked)
+            expected: expected, desired: Activity.deactivating.code, ordering: .sequentiallyConsistent)
+        return asked
     }
 
     /// Loop thread, after `process` asked to sleep: whether the stream may be deactivated now (no
@@ -201,6 +221,7 @@ package final class PipeWireRenderSide: @unchecked Sendable {
         state.pointee.streamFrames = 0
         state.pointee.ringEndInStream = 0
         state.pointee.silentFrames = 0
+        state.pointee.framesWhileAsleep = 0
     }
 }
 
