@@ -155,8 +155,7 @@ let package = Package(
             name: "ModuleTests",
             dependencies: [
                 "sd_utter", "utter", "UtterModule", "UtterKit", "Speech", "AudioOutput", "PipeWireOutput", "AudioSinks",
-                "System",
-                "Voices", "ModuleProtocol", "Configuration", "SSML", "Playback", "TestSupport", "UtterCLI",
+                "System", "Voices", "ModuleProtocol", "Configuration", "SSML", "Playback", "TestSupport", "UtterCLI",
                 .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: upcoming),
