@@ -222,6 +222,31 @@ struct PipeWireOutputTests {
         #expect(rig.sink.health.failures == 0)
     }
 
+    @Test func `a playback limit holds the rest back while the stream sleeps, and lifting it plays on`() throws {
+        let rig = try PipeWireRig()
+        let monitor = try rig.recording("limit.raw")
+        let limit = rig.sink.writePosition + 6615
+        rig.sink.limitPlayback(to: limit)
+        let (_, range) = try rig.play(tone(seconds: 1))
+        #expect(rig.waitUntilPlayed(limit, within: 10), "played \(rig.played) of \(range), limit \(limit)")
+        // Held at the limit: nothing to play, so the stream goes to sleep; the position stays.
+        let deadline = monotonicSeconds() + 5
+        var state = rig.streamNodeState()
+        while state == "running" && monotonicSeconds() < deadline {
+            usleep(100_000)
+            state = rig.streamNodeState()
+        }
+        #expect(state != nil && state != "running", "the stream sleeps while held: \(state ?? "gone")")
+        #expect(rig.played == limit, "the position stays at the limit")
+        rig.sink.limitPlayback(to: nil)
+        #expect(rig.waitUntilPlayed(range.upperBound, within: 10), "the rest plays once the limit is lifted")
+        usleep(300_000)
+        let runs = audibleRuns(monitor.finish())
+        try #require(runs.count == 2, "the tone heard in two parts: \(runs)")
+        #expect(abs(seconds(runs[0].count) - 0.3) < 0.03, "heard \(seconds(runs[0].count)) s before the limit")
+        #expect(abs(seconds(runs[1].count) - 0.7) < 0.03, "heard \(seconds(runs[1].count)) s after it")
+    }
+
     @Test func `the server dying counts a failure, positions still complete, and a new server plays again`() throws {
         let rig = try PipeWireRig()
         let monitor = try rig.recording("before.raw")
