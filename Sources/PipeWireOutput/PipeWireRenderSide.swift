@@ -62,7 +62,7 @@ struct PipeWireRenderState: ~Copyable {
 /// and reads `activity`, both sequentially consistent; the render side, going to sleep, stores
 /// `activity` and then reads `wakes`. Either the producer sees that the render side sleeps (and
 /// takes the loop's lock to wake it) or the render side sees the new wake (and stays up).
-package final class PipeWireRenderSide: @unchecked Sendable {
+final class PipeWireRenderSide: @unchecked Sendable {
     // @unchecked Sendable: `state` is used by one thread at a time (see the file's comment); the
     // rest is atomics and constants.
     let ring: SampleRing
@@ -215,8 +215,7 @@ package final class PipeWireRenderSide: @unchecked Sendable {
         }
     }
 
-    /// Loop thread, before a new stream takes over from discarding (or from a stream torn down):
-    /// the new stream's frames are counted from 0.
+    /// With the loop's lock held and no stream: a new stream takes over, its frames counted from 0.
     func beginStream() {
         state.pointee.streamFrames = 0
         state.pointee.ringEndInStream = 0
@@ -226,7 +225,7 @@ package final class PipeWireRenderSide: @unchecked Sendable {
 }
 
 extension PipeWireRenderSide {
-    /// Loop thread, with no stream: discarding starts from `now`.
+    /// With the loop's lock held and no stream: discarding starts from `now`.
     func beginDiscard(now: UInt64) {
         state.pointee.discardedUntil = now
     }
