@@ -46,6 +46,12 @@ let package = Package(
         .systemLibrary(
             name: "CICU", pkgConfig: "icu-uc",
             providers: [.apt(["libicu-dev"])]),
+        .systemLibrary(
+            name: "CPipeWire", pkgConfig: "libpipewire-0.3",
+            providers: [.apt(["libpipewire-0.3-dev"])]),
+        // The PipeWire stream as plain C functions: SPA's pod builder and pw_loop's helpers are
+        // inline functions and macros Swift cannot import.
+        .target(name: "CPipeWireShims", dependencies: ["CPipeWire"]),
 
         // Linux interfaces Swift's Glibc module lacks (eventfd, signalfd, ppoll, thread names).
         .target(name: "CUtterShims"),
@@ -75,6 +81,11 @@ let package = Package(
         .target(name: "AudioOutput", dependencies: ["CALSA", "AudioSinks", "System"], swiftSettings: upcoming),
         // PulseAudio's native protocol (PulseAudio itself, or PipeWire's pipewire-pulse).
         .target(name: "PulseOutput", dependencies: ["CPulse", "AudioOutput", "AudioSinks", "System"], swiftSettings: upcoming),
+        // Playback through PipeWire's native API, on AudioOutput's stream render core.
+        .target(
+            name: "PipeWireOutput",
+            dependencies: ["AudioOutput", "AudioSinks", "System", "CPipeWire", "CPipeWireShims"],
+            swiftSettings: upcoming),
         .target(
             name: "SoundFiles", dependencies: ["CSndFile", "CSoxr", "RegularFiles", "AudioSinks", "System"],
             swiftSettings: upcoming),
@@ -149,8 +160,8 @@ let package = Package(
         .testTarget(
             name: "ModuleTests",
             dependencies: [
-                "sd_utter", "utter", "UtterModule", "UtterKit", "Speech", "AudioOutput", "AudioSinks", "System",
-                "Voices", "ModuleProtocol", "Configuration", "SSML", "Playback", "TestSupport", "UtterCLI",
+                "sd_utter", "utter", "UtterModule", "UtterKit", "Speech", "AudioOutput", "PipeWireOutput", "AudioSinks",
+                "System", "Voices", "ModuleProtocol", "Configuration", "SSML", "Playback", "TestSupport", "UtterCLI",
                 .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: upcoming),
