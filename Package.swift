@@ -100,7 +100,7 @@ let package = Package(
         .target(
             name: "UtterKit",
             dependencies: [
-                "Speech", "AudioSinks", "AudioOutput", "PulseOutput", "SoundFiles", "Playback", "SSML", "Voices",
+                "Speech", "AudioSinks", "AudioOutput", "PulseOutput", "PipeWireOutput", "SoundFiles", "Playback", "SSML", "Voices",
                 "Configuration", "ModuleProtocol", "RegularFiles", "System",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "RealModule", package: "swift-numerics"),

@@ -170,9 +170,12 @@ public struct UtterConfiguration: Equatable, Sendable {
 /// How Utter plays its audio.
 public enum AudioBackend: String, CaseIterable, Sendable {
     /// What the session runs: ALSA when an ALSA device is configured here or named by
-    /// speech-dispatcher's ALSA output, else a PulseAudio-protocol server when one answers
-    /// (PulseAudio, or PipeWire's pipewire-pulse), else ALSA's `default`.
+    /// speech-dispatcher's ALSA output, else PipeWire when its socket is there, else a
+    /// PulseAudio server when one answers, else ALSA's `default`.
     case auto
+    /// libpipewire's native API: a stream pulled by PipeWire's own real-time thread, asleep in
+    /// silence, a STOP faded in the next quantum.
+    case pipewire
     /// libpulse's native API: a corked stream in silence, flushed with a fade on STOP.
     case pulse
     /// An ALSA device (`AudioDevice`, else the one speech-dispatcher names, else `default`).

@@ -172,14 +172,14 @@ final class PipeWireRenderSide: @unchecked Sendable {
         return now == Activity.deactivating.code || now == Activity.inactive.code
     }
 
-    /// Loop thread (discard timer): with no stream, frames are taken from the ring at the sample
-    /// rate up to `now` and count as heard, so positions and events advance. Returns false when
-    /// nothing is left to discard and no wake came: the timer may then be disarmed.
+    /// Loop thread (discard timer): with no stream, every frame in the ring is taken at once and
+    /// counts as heard, so positions and events advance (a message whose server died ends at
+    /// once, as on the other backends, instead of lasting its whole length in silence). Returns
+    /// false when nothing is left to discard and no wake came: the timer may then be disarmed.
     func discard(now: UInt64) -> Bool {
         let seen = wakes.load(ordering: .sequentiallyConsistent)
-        let elapsed = now > state.pointee.discardedUntil ? now - state.pointee.discardedUntil : 0
-        var due = Int(min(elapsed * UInt64(sampleRate) / 1_000_000_000, UInt64(ring.capacity)))
-        state.pointee.discardedUntil += UInt64(due) * 1_000_000_000 / UInt64(sampleRate)
+        var due = ring.capacity
+        state.pointee.discardedUntil = now
         var idle = false
         repeat {
             let requests = takeStreamRequests(

@@ -191,13 +191,15 @@ struct StatusReport {
                 "none found"
             }
         let alsaAsked = configuration.asksForALSA || settings?.outputMethod == "alsa"
-        if SoundSession.resolve(configuration.audioBackend, alsaAsked: alsaAsked) == .pulse {
-            let how = configuration.audioBackend == .auto ? "AudioBackend auto" : "AudioBackend pulse"
-            if let error = PulseOutput.probe() {
+        let backend = SoundSession.resolve(configuration.audioBackend, alsaAsked: alsaAsked)
+        if backend == .pulse || backend == .pipewire {
+            let how = "AudioBackend \(configuration.audioBackend.rawValue)"
+            let api = backend == .pulse ? "libpulse" : "libpipewire"
+            if let error = Self.probeStream(backend, configuration: configuration) {
                 checks.append(
                     StatusCheck(
                         topic: "audio", level: .problem,
-                        message: "Utter plays through the session's sound server (\(how)), which refuses a stream: \(error).",
+                        message: "Utter plays through the session's sound server with \(api) (\(how)), which refuses a stream: \(error)",
                         fix:
                             "Start your sound server (sound server: \(soundServer)), or set AudioBackend alsa in \(folders.shown(folders.userUtterConf))."
                     ))
@@ -205,7 +207,7 @@ struct StatusReport {
                 checks.append(
                     StatusCheck(
                         topic: "audio", level: .ok,
-                        message: "Utter plays through the session's sound server with libpulse (\(how)), which opens a stream; sound server: \(soundServer)."
+                        message: "Utter plays through the session's sound server with \(api) (\(how)), which opens a stream; sound server: \(soundServer)."
                     ))
             }
             return checks
@@ -227,6 +229,19 @@ struct StatusReport {
                 ))
         }
         return checks
+    }
+
+    /// Whether a stream of `backend` (pulse or pipewire) opens in this session: the error if not.
+    private static func probeStream(_ backend: AudioBackend, configuration: UtterConfiguration) -> String? {
+        if backend == .pulse { return PulseOutput.probe().map(\.description) }
+        do {
+            let sink = try SoundSession.pipeWireSink(configuration: configuration, sampleRate: 22050, wake: try EventFD())
+            defer { _ = sink.shutdown(until: MonotonicClock.now + 500_000_000) }
+            try sink.prepare()
+            return nil
+        } catch {
+            return "\(error)"
+        }
     }
 
     private func log() -> StatusCheck {

@@ -1,5 +1,6 @@
 package import AudioOutput
 package import Configuration
+import PipeWireOutput
 import PulseOutput
 package import System
 
@@ -13,11 +14,35 @@ package enum SoundSession {
         return FileSystem.exists(runtime + "/pulse/native")
     }
 
+    /// Whether a PipeWire server's socket is there, found as libpipewire finds it:
+    /// `PIPEWIRE_REMOTE`, else `pipewire-0` in `PIPEWIRE_RUNTIME_DIR` or the runtime folder.
+    package static var hasPipeWire: Bool {
+        if let remote = Environment.value("PIPEWIRE_REMOTE"), !remote.isEmpty { return true }
+        for variable in ["PIPEWIRE_RUNTIME_DIR", "XDG_RUNTIME_DIR"] {
+            if let folder = Environment.value(variable), !folder.isEmpty {
+                return FileSystem.exists(folder + "/pipewire-0")
+            }
+        }
+        return false
+    }
+
     /// What `backend` means here: `auto` is ALSA when an ALSA device was asked for (`alsaAsked`),
-    /// else the PulseAudio protocol when a server answers, else ALSA.
+    /// else PipeWire when its socket is there, else the PulseAudio protocol when a server
+    /// answers, else ALSA.
     package static func resolve(_ backend: AudioBackend, alsaAsked: Bool) -> AudioBackend {
         guard backend == .auto else { return backend }
-        return !alsaAsked && hasPulseServer ? .pulse : .alsa
+        if alsaAsked { return .alsa }
+        if hasPipeWire { return .pipewire }
+        return hasPulseServer ? .pulse : .alsa
+    }
+
+    /// A sink on the session's PipeWire (or `remote`), with utter.conf's period as its quantum.
+    package static func pipeWireSink(
+        configuration: UtterConfiguration, sampleRate: Int, wake: EventFD, remote: String? = nil
+    ) throws(StreamError) -> StreamSink {
+        let period = max(32, sampleRate * configuration.periodMilliseconds / 1000)
+        return try PipeWireOutput.sink(
+            sampleRate: sampleRate, periodFrames: period, ringCapacity: 1 << 17, remote: remote, controlWake: wake)
     }
 
     /// A sink on the session's PulseAudio-protocol server, with utter.conf's period and buffer.

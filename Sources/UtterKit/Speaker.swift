@@ -33,6 +33,8 @@ public final class Speaker: Sendable {
         /// A PulseAudio-protocol server (PulseAudio, or PipeWire's pipewire-pulse) through libpulse:
         /// `server` as libpulse names one (`unix:/path`), nil for the session's.
         case pulseAudio(server: String? = nil)
+        /// PipeWire through libpipewire: `remote` a socket path or remote name, nil for the session's.
+        case pipeWire(remote: String? = nil)
         /// A sound file, written as fast as the engine goes; `.wav`, `.flac`, `.ogg`, `.aiff`,
         /// `.au` or `.caf` by its name. Every utterance is appended.
         case file(path: String)
@@ -87,6 +89,16 @@ public final class Speaker: Sendable {
                     } catch {
                         throw SpeakerError.deviceUnavailable(
                             device: server ?? "the session's sound server", reason: "\(error)")
+                    }
+                    return sink
+                case .pipeWire(let remote):
+                    let sink: StreamSink
+                    do {
+                        sink = try SoundSession.pipeWireSink(
+                            configuration: configuration, sampleRate: sampleRate, wake: wake, remote: remote)
+                        try sink.prepare()
+                    } catch {
+                        throw SpeakerError.deviceUnavailable(device: remote ?? "the session's PipeWire", reason: "\(error)")
                     }
                     return sink
                 case .file(let path):
@@ -191,9 +203,13 @@ extension Speaker {
 }
 
 extension Speaker.Output {
-    /// What the session plays through, as the module's `AudioBackend auto` picks it: its
-    /// PulseAudio-protocol server when one answers, else ALSA's `default`.
+    /// What the session plays through, as the module's `AudioBackend auto` picks it: PipeWire
+    /// when its socket is there, else a PulseAudio server when one answers, else ALSA's `default`.
     public static var session: Self {
-        SoundSession.resolve(.auto, alsaAsked: false) == .pulse ? .pulseAudio() : .device()
+        switch SoundSession.resolve(.auto, alsaAsked: false) {
+        case .pipewire: .pipeWire()
+        case .pulse: .pulseAudio()
+        default: .device()
+        }
     }
 }

@@ -55,21 +55,26 @@ extension ModuleServer {
         send(.initialized(details: ["Utter: \(voices.count) voices ready."]))
     }
 
-    /// Starts the engine's pipeline playing through `backend` (`.pulse` or `.alsa`); the ALSA
+    /// Starts the engine's pipeline playing through `backend` (resolved: not `.auto`); the ALSA
     /// output too, when that is the backend, for AUDIO blocks to change its device.
     func makePipeline(engine: consuming EspeakEngine, backend: AudioBackend) throws -> (SpeechPipeline, AudioOutput?) {
         var audio: AudioOutput?
         let pipeline = try SpeechPipeline(engine: engine, logger: logSink.logger(label: "utter.synth")) {
             wake, sampleRate in
-            if backend == .pulse {
+            switch backend {
+            case .pulse:
                 return try SoundSession.pulseSink(configuration: configuration, sampleRate: sampleRate, wake: wake)
+            case .pipewire:
+                return try SoundSession.pipeWireSink(configuration: configuration, sampleRate: sampleRate, wake: wake)
+            case .alsa, .auto:
+                break
             }
             let device = try AudioOutput(configuration: audioConfiguration(sampleRate: sampleRate), controlWake: wake)
             audio = device
             return device
         }
         if let notice = pipeline.startNotice { logger.notice("\(notice)") }
-        // A corked stream costs nothing in silence: only an ALSA device is closed when idle.
+        // A corked or sleeping stream costs nothing in silence: only an ALSA device is closed when idle.
         pipeline.idleSeconds = backend == .alsa ? configuration.audioIdleSeconds : 0
         return (pipeline, audio)
     }

@@ -55,7 +55,7 @@ import Testing
     #expect(configuration.logLevel == 5)
     #expect(configuration.audioBackend == .pulse)
     #expect(issues.map(\.lineNumber) == [10, 11, 12, 15])
-    #expect(issues.last?.message == #"AudioBackend needs one of auto, pulse, alsa, got "jack""#)
+    #expect(issues.last?.message == #"AudioBackend needs one of auto, pipewire, pulse, alsa, got "jack""#)
 }
 
 @Test func `an empty or missing configuration gives the defaults`() {

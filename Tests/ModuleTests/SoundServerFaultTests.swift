@@ -45,6 +45,8 @@ struct SoundServerFaultTests {
             #expect(log.contains("could not open the device on 'utter_paced'"), "the failed reopen is logged")
         case .pulse:
             #expect(log.contains("cannot connect to the session's sound server"), "the failed reconnection is logged")
+        case .pipewire:
+            #expect(log.contains("cannot connect to the PipeWire server"), "the failed reconnection is logged")
         }
     }
 
@@ -66,8 +68,8 @@ struct SoundServerFaultTests {
         case .alsaPlugin:
             // The plugin's write blocks on the frozen server: the module leaves without that thread.
             #expect(rig.log.contains("still in an audio device or engine call after 500 ms"), "\(rig.log)")
-        case .pulse:
-            // libpulse never waits for the server: every thread stops at once.
+        case .pulse, .pipewire:
+            // Neither libpulse nor libpipewire waits for the server: every thread stops at once.
             #expect(!rig.log.contains("still in an audio device"), "\(rig.log)")
         }
     }
