@@ -165,19 +165,24 @@ package func fillFromStream(
 }
 
 /// Publishes the position heard: `queued` ring frames are still in the server (handed over but not
-/// heard), and the stream plays on while `running`. Wakes the control thread at its threshold.
+/// heard), and the stream plays on while `running`. The reading is for the moment `time`
+/// (CLOCK_MONOTONIC ns; 0: now). Wakes the control thread at its threshold.
 @_noLocks
 package func publishStreamPosition(
-    _ state: inout StreamRenderState, queued: UInt64, running: Bool, ring: SampleRing, shared: RenderShared
+    _ state: inout StreamRenderState, queued: UInt64, running: Bool, at time: UInt64 = 0, ring: SampleRing,
+    shared: RenderShared
 ) {
     // Nothing queued: everything taken from the ring (discarded frames included) counts as heard.
     let played = queued > 0 ? (state.handedOver > queued ? state.handedOver - queued : 0) : ring.consumerPosition()
     if played > state.played { state.played = played }
     shared.playedPosition.store(state.played, ordering: .releasing)
-    var now = timespec()
-    // clock_gettime: served by the vDSO without a system call; no allocation.
-    _ = _unsafePerformance { clock_gettime(CLOCK_MONOTONIC, &now) }
-    let nanoseconds = UInt64(now.tv_sec) &* 1_000_000_000 &+ UInt64(now.tv_nsec)
+    var nanoseconds = time
+    if nanoseconds == 0 {
+        var now = timespec()
+        // clock_gettime: served by the vDSO without a system call; no allocation.
+        _ = _unsafePerformance { clock_gettime(CLOCK_MONOTONIC, &now) }
+        nanoseconds = UInt64(now.tv_sec) &* 1_000_000_000 &+ UInt64(now.tv_nsec)
+    }
     let advancing = running && queued > 0
     let wasRunning = shared.clock.publish(
         position: state.played, time: nanoseconds, ceiling: state.handedOver,

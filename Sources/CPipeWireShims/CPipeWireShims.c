@@ -40,13 +40,19 @@ static void on_process(void *data) {
     // The delay is in the graph's clock (rate.num / rate.denom seconds a tick): converted to our rate.
     struct pw_time time;
     uint64_t pending = 0;
+    // When the graph cycle began (CLOCK_MONOTONIC ns), which the delay was measured at: the data
+    // thread may run well after it (it need not have real-time priority), and the position heard
+    // must be published for that moment, not for when this callback happened to run.
+    uint64_t cycle_time = 0;
     if (pw_stream_get_time_n(pw->stream, &time, sizeof time) == 0) {
         if (time.rate.denom > 0 && time.delay > 0)
             pending = (uint64_t)time.delay * pw->rate * time.rate.num / time.rate.denom;
         pending += time.buffered + time.queued / sizeof(int16_t);
+        if (time.now > 0) cycle_time = (uint64_t)time.now;
     }
     bool wake_loop = false;
-    uint32_t filled = pw->callbacks.process(pw->callbacks.render_data, samples, frames, pending, &wake_loop);
+    uint32_t filled =
+        pw->callbacks.process(pw->callbacks.render_data, samples, frames, pending, cycle_time, &wake_loop);
     if (filled < frames) memset(samples + filled, 0, (frames - filled) * sizeof(int16_t));
     first->chunk->offset = 0;
     first->chunk->stride = sizeof(int16_t);

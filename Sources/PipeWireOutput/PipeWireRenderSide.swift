@@ -99,7 +99,8 @@ final class PipeWireRenderSide: @unchecked Sendable {
     /// it filled (the rest is silence) and whether the loop thread should put the stream to sleep.
     @_noLocks
     func process(
-        into samples: UnsafeMutablePointer<Int16>, frames: Int, pending: UInt64, ring: SampleRing, shared: RenderShared
+        into samples: UnsafeMutablePointer<Int16>, frames: Int, pending: UInt64, cycleTime: UInt64, ring: SampleRing,
+        shared: RenderShared
     ) -> (filled: Int, sleep: Bool) {
         let seen = wakes.load(ordering: .sequentiallyConsistent)
         let before = state.pointee.stream.handedOver
@@ -120,7 +121,8 @@ final class PipeWireRenderSide: @unchecked Sendable {
         let ringEnd = state.pointee.ringEndInStream
         var queued = ringEnd > heard ? ringEnd - heard : 0
         if queued > state.pointee.stream.handedOver { queued = state.pointee.stream.handedOver }
-        publishStreamPosition(&state.pointee.stream, queued: queued, running: true, ring: ring, shared: shared)
+        publishStreamPosition(
+            &state.pointee.stream, queued: queued, running: true, at: cycleTime, ring: ring, shared: shared)
 
         // (Not one `&&` chain: its right sides are closures, which would retain `self`.)
         var idle = requests.available == ringFrames && queued == 0
@@ -254,14 +256,16 @@ private func isFading(_ state: inout StreamRenderState) -> Bool {
 /// nothing is ever freed or locked here; optimized builds copy nothing.)
 func pipeWireProcess(
     _ data: UnsafeMutableRawPointer?, _ samples: UnsafeMutablePointer<Int16>?, _ frames: UInt32, _ pending: UInt64,
-    _ wakeLoop: UnsafeMutablePointer<Bool>?
+    _ cycleTime: UInt64, _ wakeLoop: UnsafeMutablePointer<Bool>?
 ) -> UInt32 {
     guard let data, let samples else { return 0 }
     let side = Unmanaged<PipeWireRenderSide>.fromOpaque(data)
     let (filled, sleep) = side._withUnsafeGuaranteedRef { side in
         side.ringReference._withUnsafeGuaranteedRef { ring in
             side.sharedReference._withUnsafeGuaranteedRef { shared in
-                side.process(into: samples, frames: Int(frames), pending: pending, ring: ring, shared: shared)
+                side.process(
+                    into: samples, frames: Int(frames), pending: pending, cycleTime: cycleTime, ring: ring,
+                    shared: shared)
             }
         }
     }

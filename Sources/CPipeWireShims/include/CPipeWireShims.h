@@ -18,7 +18,8 @@ struct utter_pw_callbacks {
     /// Fills at most `frames` samples (the rest is made silence) and returns how many it filled.
     /// `pending`: frames (at the stream's rate) the stream plays before the first of these.
     /// Sets `*wake_loop` to have `event` called on the loop thread.
-    uint32_t (*process)(void *render_data, int16_t *samples, uint32_t frames, uint64_t pending, bool *wake_loop);
+    uint32_t (*process)(void *render_data, int16_t *samples, uint32_t frames, uint64_t pending, uint64_t cycle_time,
+                        bool *wake_loop);
     void *data;
     /// The stream changed state (enum pw_stream_state); `error` is set when it or the core failed.
     void (*state_changed)(void *data, int state, const char *error);
