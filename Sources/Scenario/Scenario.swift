@@ -69,17 +69,18 @@ public enum ScenarioAction: Sendable, Equatable {
 
 /// Where a slide change goes.
 public enum SlideChange: Sendable, Equatable {
-    /// 1-based.
+    /// A page by its index, 0 for the first slide, as the presentation app counts pages (PDFKit's
+    /// `page(at:)`): its scenarios start with page 0.
     case page(Int)
     case next
     case previous
 
-    /// The page this change leads to from `page` (there is no page before 1).
-    public func page(after page: Int) -> Int {
+    /// The page index this change leads to from page index `index` (there is none before 0).
+    public func index(after index: Int) -> Int {
         switch self {
         case .page(let number): number
-        case .next: page + 1
-        case .previous: max(1, page - 1)
+        case .next: index + 1
+        case .previous: max(0, index - 1)
         }
     }
 }

@@ -60,7 +60,7 @@ struct ScenarioChecker {
             return .pause
         case "changeSlidePage":
             guard let page = members["page"] else {
-                report(path + ".page", "missing; give a page number, \"next\" or \"previous\"", value)
+                report(path + ".page", "missing; give a page index (0 for the first slide), \"next\" or \"previous\"", value)
                 return nil
             }
             return slideChange(page, at: path + ".page").map(ScenarioAction.changeSlide)
@@ -139,10 +139,12 @@ struct ScenarioChecker {
         switch value.kind {
         case .string("next"): return .next
         case .string("previous"): return .previous
-        case .number(let number, _) where number >= 1 && number <= Double(Int32.max) && number.rounded() == number:
+        case .number(let number, _) where number >= 0 && number <= Double(Int32.max) && number.rounded() == number:
             return .page(Int(number))
         default:
-            report(path, "expected a page number from 1, \"next\" or \"previous\", found \(value.quoted)", value)
+            report(
+                path, "expected a page index (0 for the first slide), \"next\" or \"previous\", found \(value.quoted)",
+                value)
             return nil
         }
     }

@@ -27,6 +27,7 @@ public struct ScenarioPlayer: Sendable {
         case pauseSpeech
         case resumeSpeech
         case stopSpeech
+        /// Show the slide at this page index (0 for the first).
         case showSlide(Int)
         /// Playing is over: by the end of the scenario, or by the quit key.
         case finish
@@ -44,7 +45,8 @@ public struct ScenarioPlayer: Sendable {
     public let scenario: Scenario
     /// The current action, 0-based; -1 before the start.
     public private(set) var actionIndex = -1
-    public private(set) var page = 1
+    /// The page index of the slide shown, 0 for the first.
+    public private(set) var slideIndex = 0
     public private(set) var phase = Phase.ready
     /// Paused by the presenter during a speech or a wait.
     public private(set) var isPaused = false
@@ -178,8 +180,8 @@ public struct ScenarioPlayer: Sendable {
                 phase = .holding
                 return effects
             case .changeSlide(let change):
-                page = change.page(after: page)
-                effects.append(.showSlide(page))
+                slideIndex = change.index(after: slideIndex)
+                effects.append(.showSlide(slideIndex))
             }
         }
     }
@@ -215,7 +217,8 @@ public struct ScenarioPlayer: Sendable {
         return speech
     }
 
-    /// One line for the presenter: `action 3 of 12 · slide 2 · paused`.
+    /// One line for the presenter: `action 3 of 12 · slide 2 (index 1) · paused`: slides counted
+    /// from 1 as a viewer shows them, with the 0-based index the scenario's `page` uses.
     public var status: String {
         let count = scenario.actions.count
         let state: String
@@ -232,6 +235,6 @@ public struct ScenarioPlayer: Sendable {
                 state = phase == .speaking ? "speaking" : "waiting"
             }
         }
-        return "action \(max(0, actionIndex + 1)) of \(count) · slide \(page) · \(state)"
+        return "action \(max(0, actionIndex + 1)) of \(count) · slide \(slideIndex + 1) (index \(slideIndex)) · \(state)"
     }
 }

@@ -78,11 +78,11 @@ struct Performance {
             case .pauseSpeech: channel.pause(at: .immediate)
             case .resumeSpeech: channel.resume()
             case .stopSpeech: channel.stop(at: .immediate)
-            case .showSlide(let page):
-                line("slide \(page)")
+            case .showSlide(let index):
+                line("slide \(index + 1) (index \(index))")
                 guard let slides else { break }
                 do {
-                    commands.append((page, try slides.start(page: page)))
+                    commands.append((index + 1, try slides.start(index: index)))
                 } catch {
                     line(error.description)
                 }
@@ -125,7 +125,7 @@ struct Performance {
             if status != 0 { failed.append((command.page, status)) }
             return true
         }
-        for (page, status) in failed { line("the slide command for page \(page) failed (exit status \(status))") }
+        for (page, status) in failed { line("the slide command for slide \(page) failed (exit status \(status))") }
     }
 
     /// Writes a line of output; on a terminal above the status line, which is drawn again.

@@ -11,6 +11,8 @@ extension UtterCommand {
                 The scenario is the JSON that iOS presentation apps built on AVSpeechSynthesizer write: \
                 default language, rate (0 to 1, 0.5 normal), pitch (0.5 to 2), volume, preDelay and \
                 postDelay; `actions` (speak, wait, pause, changeSlidePage) and up to 9 `presets`. A \
+                changeSlidePage's page is a page index as the app counts it (0 for the first slide), \
+                "next" or "previous"; the status line shows both the slide's number and its index. A \
                 scenario with problems is refused before anything is spoken, each problem listed.
                 Keys while playing: space pauses and goes on (also after a pause action), 1 to 9 speak \
                 a preset while paused, q or Ctrl-C stops. Without a terminal there are no keys: pause \
@@ -30,7 +32,10 @@ extension UtterCommand {
         @Option(
             name: .long,
             help: ArgumentHelp(
-                "A shell command run at each slide change, {page} replaced by the page number.",
+                """
+                A shell command run at each slide change: {page} is replaced by the slide's number \
+                counted from 1, {index} by its page index counted from 0 (as the scenario's page).
+                """,
                 valueName: "command"))
         var onSlide: String?
 

@@ -1,21 +1,24 @@
 import System
 
-/// `--on-slide`: a shell command run for each slide change, `{page}` replaced by the page.
+/// `--on-slide`: a shell command run for each slide change, `{page}` replaced by the slide's number
+/// counted from 1 (as viewers number pages) and `{index}` by its page index counted from 0 (as the
+/// scenario's `page` does).
 struct SlideCommand {
     let template: String
 
-    /// The command line for `page`: the number in single quotes, so that the shell takes it as one
-    /// word wherever `{page}` stands.
-    func commandLine(page: Int) -> String {
-        template.replacing("{page}", with: "'\(page)'")
+    /// The command line for the slide at page `index`: each number in single quotes, so that the
+    /// shell takes it as one word wherever it stands.
+    func commandLine(index: Int) -> String {
+        template.replacing("{page}", with: "'\(index + 1)'").replacing("{index}", with: "'\(index)'")
     }
 
-    /// Starts the command for `page` and returns at once: a slow viewer must not hold up speech.
-    func start(page: Int) throws(UtterError) -> BackgroundProcess {
+    /// Starts the command for the slide at page `index` and returns at once: a slow viewer must not
+    /// hold up speech.
+    func start(index: Int) throws(UtterError) -> BackgroundProcess {
         do {
-            return try BackgroundProcess.shell(commandLine(page: page))
+            return try BackgroundProcess.shell(commandLine(index: index))
         } catch {
-            throw UtterError("Cannot run the slide command '\(commandLine(page: page))': \(error).")
+            throw UtterError("Cannot run the slide command '\(commandLine(index: index))': \(error).")
         }
     }
 }

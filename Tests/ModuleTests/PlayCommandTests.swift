@@ -101,7 +101,7 @@ import Testing
               "actions": [
                 {"type": "wait", "seconds": "soon"},
                 {"type": "speak", "text": ""},
-                {"type": "changeSlidePage", "page": 0}
+                {"type": "changeSlidePage", "page": -1}
               ],
               "presets": [{"text": "Hi", "volume": 3}]
             }
@@ -115,7 +115,7 @@ import Testing
                 rate: must be from 0 to 1, found 2 (line 2)
                 actions[0].seconds: expected a number, found "soon" (line 4)
                 actions[1].text: expected the text to speak, found "" (line 5)
-                actions[2].page: expected a page number from 1, "next" or "previous", found 0 (line 6)
+                actions[2].page: expected a page index (0 for the first slide), "next" or "previous", found -1 (line 6)
                 presets[0].volume: must be from 0 to 1, found 3 (line 8)
 
                 """)
@@ -154,39 +154,39 @@ import Testing
             scenario,
             """
             {"actions": [
-              {"type": "changeSlidePage", "page": 1},
+              {"type": "changeSlidePage", "page": 0},
               {"type": "speak", "text": "Hello."},
               {"type": "wait", "seconds": 0.2},
               {"type": "changeSlidePage", "page": "next"},
               {"type": "speak", "text": "こんにちは。", "language": "ja"},
               {"type": "pause"},
-              {"type": "changeSlidePage", "page": 7}
+              {"type": "changeSlidePage", "page": 6}
             ]}
             """)
         let pages = folder.file("pages")
         let run = ChildProcess.run(
-            [utter, "play", "--on-slide", "echo {page} >> '\(pages)'", scenario],
+            [utter, "play", "--on-slide", "echo {page}:{index} >> '\(pages)'", scenario],
             environment: ["HOME=\(folder.path)", "PATH=/usr/bin:/bin", "LANG=C.UTF-8"])
         #expect(run.status == 0, "\(run.standardError)")
         #expect(
             run.standardOutput == """
-                slide 1
+                slide 1 (index 0)
                 Hello.
                 (waiting 0.2 s)
-                slide 2
+                slide 2 (index 1)
                 こんにちは。
                 pause passed over: no keys to go on with
-                slide 7
-                action 7 of 7 · slide 7 · finished
+                slide 7 (index 6)
+                action 7 of 7 · slide 7 (index 6) · finished
 
                 """)
         // Not waited for: the last one may still be starting when utter ends.
         var written = ""
-        for _ in 0..<200 where written != "1\n2\n7\n" {
+        for _ in 0..<200 where written != "1:0\n2:1\n7:6\n" {
             usleep(10_000)
             written = String(decoding: readFile(pages) ?? [], as: UTF8.self)
         }
-        #expect(written == "1\n2\n7\n")
+        #expect(written == "1:0\n2:1\n7:6\n")
     }
 }
 

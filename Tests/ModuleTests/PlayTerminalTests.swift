@@ -26,7 +26,7 @@ import Testing
             folder.file("talk.json"),
             """
             {"title": "A test talk", "actions": [
-              {"type": "changeSlidePage", "page": 1},
+              {"type": "changeSlidePage", "page": 0},
               {"type": "speak", "text": "\(Self.long)"},
               {"type": "changeSlidePage", "page": "next"},
               {"type": "speak", "text": "Second slide."},
@@ -43,11 +43,11 @@ import Testing
             environment: ["HOME=\(folder.path)", "PATH=/usr/bin:/bin", "LANG=C.UTF-8", "TERM=xterm-256color"])
         defer { session.close() }
 
-        #expect(session.waitFor("action 2 of 6 · slide 1 · speaking · q quits"), "\(session.screen())")
+        #expect(session.waitFor("action 2 of 6 · slide 1 (index 0) · speaking · q quits"), "\(session.screen())")
         #expect(recording.waitUntilHeard(within: 10))
         usleep(2_000_000)  // some words into it
         session.send("Space")
-        #expect(session.waitFor("action 2 of 6 · slide 1 · paused · space goes on · 1: preset · q quits"))
+        #expect(session.waitFor("action 2 of 6 · slide 1 (index 0) · paused · space goes on · 1: preset · q quits"))
         // Paused, nothing more is heard (after the sound server's latency).
         usleep(500_000)
         let pausedAt = recording.samplesSoFar().count
@@ -57,9 +57,9 @@ import Testing
 
         session.send("1")
         #expect(session.waitFor("preset 1: Any questions?"))
-        #expect(session.waitFor("action 2 of 6 · slide 1 · preset 1"))
+        #expect(session.waitFor("action 2 of 6 · slide 1 (index 0) · preset 1"))
         #expect(heard(recording, after: pausedAt), "the preset is heard")
-        #expect(session.waitFor("action 2 of 6 · slide 1 · paused", seconds: 10), "after the preset, paused again")
+        #expect(session.waitFor("action 2 of 6 · slide 1 (index 0) · paused", seconds: 10), "after the preset, paused again")
 
         session.send("Space")
         // The first slide goes on from the word where it was paused, not from its start.
@@ -68,15 +68,15 @@ import Testing
                 $0.split(separator: "\n").contains { $0.count > 10 && $0 != Self.long && Self.long.hasSuffix($0) }
             }, "\(session.screen())")
 
-        #expect(session.waitFor("action 5 of 6 · slide 2 · paused", seconds: 30), "\(session.screen())")
+        #expect(session.waitFor("action 5 of 6 · slide 2 (index 1) · paused", seconds: 30), "\(session.screen())")
         #expect(session.screen().contains("Second slide."))
         session.send("Space")
-        #expect(session.waitFor("action 6 of 6 · slide 2 · speaking"))
+        #expect(session.waitFor("action 6 of 6 · slide 2 (index 1) · speaking"))
         session.send("q")
         #expect(session.exitStatus() == 0)
         let lines = session.screen().split(separator: "\n").map(String.init)
-        #expect(lines.suffix(2) == ["action 6 of 6 · slide 2 · stopped", "[exit 0]"], "\(lines)")
-        #expect(lines.filter { $0.hasPrefix("slide ") } == ["slide 1", "slide 2"])
+        #expect(lines.suffix(2) == ["action 6 of 6 · slide 2 (index 1) · stopped", "[exit 0]"], "\(lines)")
+        #expect(lines.filter { $0.hasPrefix("slide ") } == ["slide 1 (index 0)", "slide 2 (index 1)"])
         #expect(readText(folder.file("pages")) == "1\n2\n")
         #expect(readText(folder.file("before")) == readText(folder.file("after")), "the terminal is restored")
         // q stops the speech at once: nothing is heard a moment later.

@@ -11,17 +11,17 @@ import Testing
     }
 
     @Test func `actions run in order: slides at once, speech until spoken, waits until the timer`() {
-        var player = player([.changeSlide(.page(2)), .speak(hello), .wait(seconds: 1.5), .changeSlide(.next), .pause])
-        #expect(player.status == "action 0 of 5 · slide 1 · ready")
-        #expect(player.handle(.start) == [.showSlide(2), .speak(hello, number: 1)])
-        #expect(player.status == "action 2 of 5 · slide 2 · speaking")
+        var player = player([.changeSlide(.page(1)), .speak(hello), .wait(seconds: 1.5), .changeSlide(.next), .pause])
+        #expect(player.status == "action 0 of 5 · slide 1 (index 0) · ready")
+        #expect(player.handle(.start) == [.showSlide(1), .speak(hello, number: 1)])
+        #expect(player.status == "action 2 of 5 · slide 2 (index 1) · speaking")
         #expect(player.currentPassage == hello)
         #expect(player.handle(.spoken(speech: 1)) == [.startTimer(seconds: 1.5, number: 1)])
-        #expect(player.status == "action 3 of 5 · slide 2 · waiting")
-        #expect(player.handle(.waited(timer: 1)) == [.showSlide(3)])
-        #expect(player.status == "action 5 of 5 · slide 3 · paused")
+        #expect(player.status == "action 3 of 5 · slide 2 (index 1) · waiting")
+        #expect(player.handle(.waited(timer: 1)) == [.showSlide(2)])
+        #expect(player.status == "action 5 of 5 · slide 3 (index 2) · paused")
         #expect(player.handle(.pauseKey) == [.finish])
-        #expect(player.status == "action 5 of 5 · slide 3 · finished")
+        #expect(player.status == "action 5 of 5 · slide 3 (index 2) · finished")
         #expect(player.handle(.pauseKey) == [])
     }
 
@@ -29,7 +29,7 @@ import Testing
         var player = player([.speak(hello), .speak(question)])
         _ = player.handle(.start)
         #expect(player.handle(.pauseKey) == [.pauseSpeech])
-        #expect(player.status == "action 1 of 2 · slide 1 · paused")
+        #expect(player.status == "action 1 of 2 · slide 1 (index 0) · paused")
         #expect(player.handle(.pauseKey) == [.resumeSpeech])
         #expect(player.handle(.spoken(speech: 1)) == [.speak(question, number: 2)])
         #expect(player.handle(.spoken(speech: 2)) == [.finish])
@@ -51,12 +51,12 @@ import Testing
         _ = player.handle(.word(speech: 1, offset: 6))
         #expect(player.handle(.pauseKey) == [.pauseSpeech])
         #expect(player.handle(.presetKey(1)) == [.stopSpeech, .speak(question, number: 2)])
-        #expect(player.status == "action 1 of 1 · slide 1 · preset 1")
+        #expect(player.status == "action 1 of 1 · slide 1 (index 0) · preset 1")
         #expect(player.currentPassage == question)
         #expect(player.handle(.spoken(speech: 1)) == [], "the cut speech's end is stale")
         _ = player.handle(.word(speech: 2, offset: 4))
         #expect(player.handle(.spoken(speech: 2)) == [])
-        #expect(player.status == "action 1 of 1 · slide 1 · paused")
+        #expect(player.status == "action 1 of 1 · slide 1 (index 0) · paused")
         #expect(player.handle(.pauseKey) == [.speak(Passage(text: "there, audience."), number: 3)])
         _ = player.handle(.word(speech: 3, offset: 7))
         #expect(player.handle(.pauseKey) == [.pauseSpeech])
@@ -104,10 +104,10 @@ import Testing
     @Test func `a pause action waits for space, and takes presets meanwhile`() {
         var player = player([.pause, .speak(hello)])
         #expect(player.handle(.start) == [])
-        #expect(player.status == "action 1 of 2 · slide 1 · paused")
+        #expect(player.status == "action 1 of 2 · slide 1 (index 0) · paused")
         #expect(player.handle(.presetKey(9)) == [], "no ninth preset")
         #expect(player.handle(.presetKey(2)) == [.speak(Passage(text: "Thanks."), number: 1)])
-        #expect(player.status == "action 1 of 2 · slide 1 · preset 2")
+        #expect(player.status == "action 1 of 2 · slide 1 (index 0) · preset 2")
         #expect(player.handle(.spoken(speech: 1)) == [])
         #expect(player.handle(.pauseKey) == [.speak(hello, number: 2)])
     }
@@ -116,20 +116,20 @@ import Testing
         var player = player([.wait(seconds: 3), .wait(seconds: 1), .pause])
         #expect(player.handle(.start) == [.startTimer(seconds: 3, number: 1)])
         #expect(player.handle(.pauseKey) == [])
-        #expect(player.status == "action 1 of 3 · slide 1 · paused")
+        #expect(player.status == "action 1 of 3 · slide 1 (index 0) · paused")
         #expect(player.handle(.pauseKey) == [])
         #expect(player.handle(.waited(timer: 1)) == [.startTimer(seconds: 1, number: 2)])
         #expect(player.handle(.pauseKey) == [])
         #expect(player.handle(.waited(timer: 2)) == [])
         #expect(player.handle(.pauseKey) == [])
-        #expect(player.status == "action 3 of 3 · slide 1 · paused")
+        #expect(player.status == "action 3 of 3 · slide 1 (index 0) · paused")
     }
 
     @Test func `quit stops what is spoken and finishes, once`() {
         var speaking = player([.speak(hello)])
         _ = speaking.handle(.start)
         #expect(speaking.handle(.quitKey) == [.stopSpeech, .finish])
-        #expect(speaking.status == "action 1 of 1 · slide 1 · stopped")
+        #expect(speaking.status == "action 1 of 1 · slide 1 (index 0) · stopped")
         #expect(speaking.handle(.quitKey) == [])
         #expect(speaking.handle(.spoken(speech: 1)) == [])
         var waiting = player([.wait(seconds: 5)])
@@ -143,7 +143,7 @@ import Testing
 
     @Test func `previous never goes before the first slide, and a scenario of slides alone finishes at once`() {
         var player = player([.changeSlide(.previous), .changeSlide(.page(4)), .changeSlide(.previous)])
-        #expect(player.handle(.start) == [.showSlide(1), .showSlide(4), .showSlide(3), .finish])
-        #expect(player.status == "action 3 of 3 · slide 3 · finished")
+        #expect(player.handle(.start) == [.showSlide(0), .showSlide(4), .showSlide(3), .finish])
+        #expect(player.status == "action 3 of 3 · slide 4 (index 3) · finished")
     }
 }

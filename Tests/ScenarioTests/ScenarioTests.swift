@@ -65,7 +65,7 @@ import Testing
                 },
                 {"type": "wait"},
                 {"type": "wait", "seconds": -2},
-                {"type": "changeSlidePage", "page": 0},
+                {"type": "changeSlidePage", "page": -1},
                 {"type": "changeSlidePage", "page": 2.5},
                 {"type": "changeSlidePage", "page": "last"},
                 {"type": "changeSlidePage"},
@@ -92,10 +92,10 @@ import Testing
             actions[3].seconds: expected a number, found "soon" (line 14)
             actions[4].seconds: missing; a wait action needs its length in seconds (line 16)
             actions[5].seconds: must be from 0 to 600, found -2 (line 17)
-            actions[6].page: expected a page number from 1, "next" or "previous", found 0 (line 18)
-            actions[7].page: expected a page number from 1, "next" or "previous", found 2.5 (line 19)
-            actions[8].page: expected a page number from 1, "next" or "previous", found "last" (line 20)
-            actions[9].page: missing; give a page number, "next" or "previous" (line 21)
+            actions[6].page: expected a page index (0 for the first slide), "next" or "previous", found -1 (line 18)
+            actions[7].page: expected a page index (0 for the first slide), "next" or "previous", found 2.5 (line 19)
+            actions[8].page: expected a page index (0 for the first slide), "next" or "previous", found "last" (line 20)
+            actions[9].page: missing; give a page index (0 for the first slide), "next" or "previous" (line 21)
             actions[10].type: expected "speak", "wait", "pause" or "changeSlidePage", found "jump" (line 22)
             actions[11].type: missing; one of "speak", "wait", "pause" or "changeSlidePage" (line 23)
             actions[12].type: expected a string, found 3 (line 24)
@@ -171,11 +171,12 @@ import Testing
         #expect(Scenario(actions: [.wait(seconds: 1), .pause]).recording == [])
     }
 
-    @Test func `slide changes never go before page 1`() {
-        #expect(SlideChange.previous.page(after: 1) == 1)
-        #expect(SlideChange.previous.page(after: 3) == 2)
-        #expect(SlideChange.next.page(after: 3) == 4)
-        #expect(SlideChange.page(7).page(after: 3) == 7)
+    @Test func `slide changes count pages from 0, as the app does, and never go before the first`() {
+        #expect(SlideChange.previous.index(after: 0) == 0)
+        #expect(SlideChange.previous.index(after: 3) == 2)
+        #expect(SlideChange.next.index(after: 3) == 4)
+        #expect(SlideChange.page(0).index(after: 3) == 0)
+        #expect(SlideChange.page(7).index(after: 3) == 7)
     }
 
     private func problems(_ text: String) -> String {

@@ -12,7 +12,7 @@ struct PlayServerTests {
             scenario,
             """
             {"language": "en", "actions": [
-              {"type": "changeSlidePage", "page": 1},
+              {"type": "changeSlidePage", "page": 0},
               {"type": "speak", "text": "Hello from the server.", "pitch": 1.4},
               {"type": "wait", "seconds": 0.3},
               {"type": "changeSlidePage", "page": "next"},
@@ -27,12 +27,12 @@ struct PlayServerTests {
             rig.check(played.succeeded, "utter play --server failed: \(played)")
             #expect(
                 played.stdout == """
-                    slide 1
+                    slide 1 (index 0)
                     Hello from the server.
                     (waiting 0.3 s)
-                    slide 2
+                    slide 2 (index 1)
                     And goodbye.
-                    action 5 of 5 · slide 2 · finished
+                    action 5 of 5 · slide 2 (index 1) · finished
 
                     """)
             await rig.shutdown()
