@@ -42,6 +42,12 @@ public struct UtterConfiguration: Equatable, Sendable {
     public var symbolsFolder = "/usr/share/speech-dispatcher/locale"
     /// Log level 0–5 until the server sends LOGLEVEL.
     public var logLevel: Int?
+    /// Whether text in a script the voice cannot read is spoken by a voice of its language.
+    public var languageSwitching = true
+    /// The language of Han text written without kana; nil: Japanese in a Japanese message, else Chinese.
+    public var hanLanguage: String?
+    /// The language of Latin text inside a message in another script.
+    public var latinLanguage = "en"
 
     public init() {}
 
@@ -95,6 +101,18 @@ public struct UtterConfiguration: Equatable, Sendable {
         case "defaultlanguage":
             guard let value = single(), !value.isEmpty else { return expected("one language tag") }
             defaultLanguage = value
+        case "languageswitching":
+            switch single()?.lowercased() {
+            case "auto": languageSwitching = true
+            case "off": languageSwitching = false
+            default: return expected("auto or off")
+            }
+        case "hanlanguage":
+            guard let value = single(), LanguageCode.isTag(value) else { return expected("one language tag (ja, zh, yue)") }
+            hanLanguage = value
+        case "latinlanguage":
+            guard let value = single(), LanguageCode.isTag(value) else { return expected("one language tag (en)") }
+            latinLanguage = value
         case "audiobackend":
             guard let value = single(), let backend = AudioBackend(rawValue: value.lowercased()) else {
                 return expected("one of " + AudioBackend.allCases.map(\.rawValue).joined(separator: ", "))
@@ -180,4 +198,16 @@ public enum AudioBackend: String, CaseIterable, Sendable {
     case pulse
     /// An ALSA device (`AudioDevice`, else the one speech-dispatcher names, else `default`).
     case alsa
+}
+
+/// BCP 47 tags as configuration takes them: letters, then subtags of letters and digits.
+enum LanguageCode {
+    static func isTag(_ text: String) -> Bool {
+        let subtags = text.split(separator: "-", omittingEmptySubsequences: false)
+        guard let first = subtags.first, (2...8).contains(first.count), first.allSatisfy({ $0.isASCII && $0.isLetter })
+        else { return false }
+        return subtags.dropFirst().allSatisfy {
+            (1...8).contains($0.count) && $0.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber) }
+        }
+    }
 }

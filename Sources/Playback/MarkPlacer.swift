@@ -97,6 +97,7 @@ public struct MarkPlacer: Sendable {
         guard let run = runs.last(where: { $0.markupOffset <= start }),
             start < run.markupOffset + run.markupLength
         else { return nil }
+        if let length = run.textLength { return run.textOffset..<(run.textOffset + length) }
         let runEnd = run.markupOffset + run.markupLength
         let first = decodedCount(from: run.markupOffset, to: start)
         let last = decodedCount(from: run.markupOffset, to: min(start + length, runEnd))

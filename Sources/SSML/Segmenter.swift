@@ -23,16 +23,24 @@ public struct Segmenter: Sendable {
     public var capitals: Capitals
     /// Voice names clients may write in `<voice name>`, lowercased, with the engine's name for each.
     public var engineVoiceNames: [String: String]
+    /// How text in other scripts and in other languages (`xml:lang`) goes to other voices; nil:
+    /// the message's voice reads everything, and the engine follows `xml:lang` itself.
+    public var languageSwitching: LanguageSwitching?
 
-    public init(spellsText: Bool = false, capitals: Capitals = .none, engineVoiceNames: [String: String] = [:]) {
+    public init(
+        spellsText: Bool = false, capitals: Capitals = .none, engineVoiceNames: [String: String] = [:],
+        languageSwitching: LanguageSwitching? = nil
+    ) {
         self.spellsText = spellsText
         self.capitals = capitals
         self.engineVoiceNames = engineVoiceNames
+        self.languageSwitching = languageSwitching
     }
 
     /// The segments of `ssml`, in order. Marks at the very end form a last segment with no markup.
-    public func segments(of ssml: String) -> [SpeechSegment] {
-        var builder = Builder(options: self)
+    /// The text of the languages `reader` knows is given to the engine as its words.
+    public func segments(of ssml: String, reader: (any TextReading)? = nil) -> [SpeechSegment] {
+        var builder = Builder(options: self, reader: reader)
         for token in SSMLReader.tokens(of: ssml) {
             builder.add(token)
         }
@@ -74,9 +82,14 @@ private struct Builder {
         var name: String
         var openingTag: String?  // nil when not forwarded
         var isAudio = false
+        /// The `xml:lang` it gives its content, when the segmenter switches languages itself.
+        var language: String?
     }
 
     let options: Segmenter
+    var reader: (any TextReading)?
+    /// The open elements that set a language (with language switching).
+    private(set) var languageElements = 0
     var segments: [SpeechSegment] = []
     /// Every open element; the two records below keep each tag's work independent of the nesting
     /// depth (markup nested 100,000 deep must not make the segmenter quadratic).
@@ -101,9 +114,14 @@ private struct Builder {
     /// The `src` of the `<audio>` being read: its content is the fallback of one sound segment.
     var sound: String?
     var leadingSilence = 0
+    /// The language of the voice that speaks the segment being built (nil: the message's).
+    var language: String?
+    /// The segment being built goes on with the sentence of the one before it, in another voice.
+    var continuesSentence = false
 
-    init(options: Segmenter) {
+    init(options: Segmenter, reader: (any TextReading)?) {
         self.options = options
+        self.reader = reader
     }
 
     mutating func add(_ token: SSMLToken) {
@@ -142,10 +160,18 @@ private struct Builder {
             let forwarded =
                 Segmenter.forwardedElements.contains(local)
                 && forwarded.count < Segmenter.maximumForwardedDepth
+            var attributes = attributes
+            var language: String?
+            if options.languageSwitching != nil, let index = attributes.firstIndex(where: { $0.name == "xml:lang" }) {
+                // Utter gives the content to the voice it chooses for the language, as it does for
+                // text in other scripts; the engine must not switch again inside it.
+                language = attributes.remove(at: index).value
+                if language?.isEmpty == true { language = nil }
+            }
             let openingTag =
                 forwarded ? "<\(local)\(translated(attributes, of: local).map(Self.render).joined())>" : nil
             if let openingTag { body += openingTag }
-            push(OpenElement(name: name, openingTag: openingTag))
+            push(OpenElement(name: name, openingTag: openingTag, language: language))
         case .endTag(let name):
             if localName(name) == "speak" { return }
             guard openCounts[name, default: 0] > 0, let index = open.lastIndex(where: { $0.name == name }) else {
@@ -166,6 +192,7 @@ private struct Builder {
         open.append(element)
         openCounts[element.name, default: 0] += 1
         if element.openingTag != nil { forwarded.append(element) }
+        if element.language != nil { languageElements += 1 }
     }
 
     mutating func pop() -> OpenElement {
@@ -173,7 +200,14 @@ private struct Builder {
         let count = openCounts[element.name, default: 1] - 1
         openCounts[element.name] = count > 0 ? count : nil
         if element.openingTag != nil { forwarded.removeLast() }
+        if element.language != nil { languageElements -= 1 }
         return element
+    }
+
+    /// The language the markup gives the text here (the innermost `xml:lang`), if any.
+    var markupLanguage: String? {
+        guard languageElements > 0 else { return nil }
+        return open.last(where: { $0.language != nil })?.language
     }
 
     /// `<audio src>` becomes a segment of its own whose markup is the fallback content. Inside
@@ -221,18 +255,109 @@ private struct Builder {
         defer { textOffset += scalars }
         if options.spellsText && text.contains(where: { !$0.isWhitespace }) {
             addSpelled(text)
-        } else {
-            let escaped = SSMLText.escape(text)
-            let length = escaped.utf8.count == text.utf8.count ? scalars : escaped.unicodeScalars.count
-            textRuns.append(
-                SpeechSegment.TextRun(markupOffset: body.scalars, markupLength: length, textOffset: textOffset))
-            body += escaped
+            noteSpeech(text)
+            return
         }
+        guard let switching = options.languageSwitching, sound == nil else {
+            addPlain(text, at: textOffset, readAs: nil)
+            noteSpeech(text)
+            return
+        }
+        let runs: [LanguageSwitching.Run]
+        let readAs: String
+        if let explicit = markupLanguage {
+            // Markup's language is obeyed whatever the scripts: its voice, unless it is the message's.
+            let own = Self.primary(explicit) == Self.primary(switching.messageLanguage) || !switching.isAvailable(explicit)
+            runs = [LanguageSwitching.Run(language: own ? nil : explicit, scalars: 0..<scalars, hasLetters: true)]
+            readAs = explicit
+        } else {
+            runs = switching.runs(of: text, continuing: language)
+            readAs = switching.messageLanguage
+        }
+        guard runs.count > 1 else {
+            if let run = runs.first { switchLanguage(to: run) }
+            addPlain(text, at: textOffset, readAs: runs.first?.language ?? readAs)
+            noteSpeech(text)
+            return
+        }
+        let all = Array(text.unicodeScalars)
+        for run in runs {
+            var piece = ""
+            piece.unicodeScalars.append(contentsOf: all[run.scalars])
+            switchLanguage(to: run)
+            addPlain(piece, at: textOffset + run.scalars.lowerBound, readAs: run.language ?? readAs)
+            noteSpeech(piece)
+        }
+    }
+
+    /// Starts a segment for another voice when `run` is in another language than the text before it.
+    mutating func switchLanguage(to run: LanguageSwitching.Run) {
+        guard run.hasLetters, run.language != language else { return }
+        if hasSpeech {
+            closeSegment(continuingInAnotherVoice: true)
+        }
+        language = run.language
+    }
+
+    /// Text as the engine reads it, from text content offset `offset` on: as written, or as the
+    /// words `reader` makes of it for language `readAs`.
+    mutating func addPlain(_ text: String, at offset: Int, readAs: String?) {
+        if let readAs, reader != nil, reader!.languages.contains(Self.primary(readAs)),
+            text.unicodeScalars.contains(where: { Script.of($0) != nil })
+        {
+            addRead(text, at: offset, language: Self.primary(readAs))
+            return
+        }
+        let escaped = SSMLText.escape(text)
+        let length =
+            escaped.utf8.count == text.utf8.count ? text.unicodeScalars.count : escaped.unicodeScalars.count
+        textRuns.append(SpeechSegment.TextRun(markupOffset: body.scalars, markupLength: length, textOffset: offset))
+        body += escaped
+    }
+
+    /// Text as the reader's words, each apart from the next, each mapped to the text it stands for.
+    mutating func addRead(_ text: String, at offset: Int, language: String) {
+        let words = reader!.words(of: text, language: language)
+        let all = Array(text.unicodeScalars)
+        var position = 0
+        for word in words {
+            // A reader that breaks its contract loses the word, never the message.
+            guard word.source.lowerBound >= position, word.source.upperBound <= all.count, !word.source.isEmpty
+            else { continue }
+            if word.source.lowerBound > position {
+                var between = ""
+                between.unicodeScalars.append(contentsOf: all[position..<word.source.lowerBound])
+                addPlain(between, at: offset + position, readAs: nil)
+            }
+            let spoken = SSMLText.escape(word.spoken)
+            if !spoken.isEmpty {
+                body += " "
+                textRuns.append(
+                    SpeechSegment.TextRun(
+                        markupOffset: body.scalars, markupLength: spoken.unicodeScalars.count,
+                        textOffset: offset + word.source.lowerBound, textLength: word.source.count))
+                body += spoken
+                body += " "
+            }
+            position = word.source.upperBound
+        }
+        if position < all.count {
+            var rest = ""
+            rest.unicodeScalars.append(contentsOf: all[position...])
+            addPlain(rest, at: offset + position, readAs: nil)
+        }
+    }
+
+    mutating func noteSpeech(_ text: String) {
         if text.contains(where: { !$0.isWhitespace }) {
             hasSpeech = true
             let trimmed = text.reversed().drop(while: \.isWhitespace)
             spokenTail = String(trimmed.prefix(4).reversed())
         }
+    }
+
+    static func primary(_ tag: String) -> String {
+        String(tag.lowercased().prefix { $0 != "-" && $0 != "_" })
     }
 
     /// Spelled text: letter by letter, capitals announced as `options.capitals` says. libespeak-ng
@@ -289,8 +414,9 @@ private struct Builder {
         }
     }
 
-    /// Closes the current segment and starts the next one inside the same open elements.
-    mutating func closeSegment() {
+    /// Closes the current segment and starts the next one inside the same open elements;
+    /// `continuingInAnotherVoice` when the sentence goes on in another voice.
+    mutating func closeSegment(continuingInAnotherVoice: Bool = false) {
         let closing = forwarded.reversed().map { "</\(localName($0.name))>" }.joined()
         let opening = "<speak\(speakAttributes)>"
         let markup = hasSpeech ? "\(opening)\(body.text)\(closing)</speak>" : nil
@@ -299,9 +425,13 @@ private struct Builder {
                 SpeechSegment(
                     leadingMarks: leadingMarks, markup: markup, inlineMarks: markup == nil ? [] : inlineMarks,
                     sound: sound, leadingSilence: leadingSilence,
-                    textRuns: markup == nil ? [] : shifted(textRuns, by: opening.unicodeScalars.count)))
+                    textRuns: markup == nil ? [] : shifted(textRuns, by: opening.unicodeScalars.count),
+                    language: language,
+                    pausesAtEnd: !continuingInAnotherVoice || endsClause(spokenTail),
+                    continuesSentence: continuesSentence))
             // Without markup, inline marks cannot exist: a mark before any speech is leading.
         }
+        continuesSentence = continuingInAnotherVoice && markup != nil && !endsClause(spokenTail)
         sound = nil
         leadingSilence = 0
         leadingMarks = []
@@ -323,6 +453,13 @@ private struct Builder {
     mutating func finish() -> [SpeechSegment] {
         closeSegment()
         return segments
+    }
+
+    /// Whether the text ends with a mark the engine pauses at (a comma as well as a full stop).
+    func endsClause(_ tail: String) -> Bool {
+        let stripped = tail.reversed().drop { "\"'”’»)]}」』）".contains($0) }
+        guard let last = stripped.first else { return false }
+        return ".?!…。？！।؟,;:、，；：".contains(last)
     }
 
     func endsSentence(_ tail: String) -> Bool {

@@ -24,6 +24,16 @@ public struct SpeechSegment: Equatable, Sendable {
     /// mapped back to it. Spelled text has none.
     public var textRuns: [TextRun]
 
+    /// The language of another voice that speaks this segment (``LanguageSwitching``); nil for the
+    /// message's own voice.
+    public var language: String?
+    /// Whether the engine ends the segment with a sentence's pause when another follows: not when
+    /// the sentence goes on in another voice without a punctuation mark between them.
+    public var pausesAtEnd: Bool
+    /// Whether the segment goes on with the sentence of the one before it in another voice, so
+    /// that the engine's leading silence is no pause in the sentence.
+    public var continuesSentence: Bool
+
     /// A stretch of `markup` that is the message's text, escaped.
     public struct TextRun: Equatable, Sendable {
         /// Where it starts in `markup`, in Unicode scalars.
@@ -33,19 +43,27 @@ public struct SpeechSegment: Equatable, Sendable {
         /// Where its text starts in the message's text content (markup left out, entities
         /// decoded), in Unicode scalars.
         public var textOffset: Int
+        /// For a word a ``TextReading`` rewrote (kanji given as kana), the length of the text it
+        /// stands for: any word the engine finds in it is that text. nil: the markup is the text.
+        public var textLength: Int?
 
-        public init(markupOffset: Int, markupLength: Int, textOffset: Int) {
+        public init(markupOffset: Int, markupLength: Int, textOffset: Int, textLength: Int? = nil) {
             self.markupOffset = markupOffset
             self.markupLength = markupLength
             self.textOffset = textOffset
+            self.textLength = textLength
         }
     }
 
     public init(
         leadingMarks: [String] = [], markup: String? = nil, inlineMarks: [String] = [], sound: String? = nil,
-        leadingSilence: Int = 0, textRuns: [TextRun] = []
+        leadingSilence: Int = 0, textRuns: [TextRun] = [], language: String? = nil, pausesAtEnd: Bool = true,
+        continuesSentence: Bool = false
     ) {
         self.textRuns = textRuns
+        self.language = language
+        self.pausesAtEnd = pausesAtEnd
+        self.continuesSentence = continuesSentence
         self.leadingMarks = leadingMarks
         self.markup = markup
         self.inlineMarks = inlineMarks

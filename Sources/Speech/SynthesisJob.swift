@@ -24,6 +24,9 @@ public struct SynthesisJob: Sendable {
     public var continuing = false
     /// Whether the engine's words are reported (as ``Playback/SynthesisEvent/word(job:text:position:)``).
     public var reportsWords = false
+    /// The engine voice for each language a segment may be switched to (lower-case BCP 47 tags and
+    /// primary subtags), as ``SSML/LanguageSwitching`` names them.
+    public var languageVoices: [String: String] = [:]
     /// Silence before the first sound and after the last, in milliseconds.
     public var leadingSilence = 0
     public var trailingSilence = 0

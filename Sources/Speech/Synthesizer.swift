@@ -92,6 +92,7 @@ public final class Synthesizer: Sendable {
     private func run() {
         let engine = engineBox.engine
         var clips = ClipCache()
+        var readers = TextReaders(logger: logger)
         while !isShuttingDown.load(ordering: .acquiring) {
             if isDevicePreparationRequested.exchange(false, ordering: .acquiringAndReleasing) {
                 do {
@@ -115,7 +116,7 @@ public final class Synthesizer: Sendable {
             guard !isCancelled(job.id) else { continue }
             let start = beginJob(job)
             if job.soundFiles.isEmpty {
-                perform(job, from: start, engine: engine, clips: &clips)
+                perform(job, from: start, engine: engine, clips: &clips, readers: &readers)
             } else {
                 play(job, from: start, clips: &clips, sampleRate: engine.sampleRate)
             }
@@ -159,7 +160,10 @@ public final class Synthesizer: Sendable {
         return !isCancelled(job.id)
     }
 
-    private func perform(_ job: SynthesisJob, from jobStart: UInt64, engine: EspeakEngine, clips: inout ClipCache) {
+    private func perform(
+        _ job: SynthesisJob, from jobStart: UInt64, engine: EspeakEngine, clips: inout ClipCache,
+        readers: inout TextReaders
+    ) {
         do {
             try engine.setVoice(job.engineVoice, variant: job.variant)
         } catch {
@@ -167,7 +171,8 @@ public final class Synthesizer: Sendable {
         }
         engine.apply(job.parameters)
 
-        let segments = job.segmenter.segments(of: job.ssml)
+        let segments = job.segmenter.segments(of: job.ssml, reader: readers)
+        readers.logProblems()
         var writer = JobWriter(job: job, sink: sink)
         guard writeSilence(job.leadingSilence, for: job, writer: &writer, sampleRate: engine.sampleRate) else { return }
         let start = job.leadingSilence > 0 ? sink.writePosition : jobStart
@@ -202,13 +207,16 @@ public final class Synthesizer: Sendable {
                 // milliseconds of CPU. Only a long one is aborted. (Closing the clause with <s>
                 // also avoids the leak but delays the first audible sample by 39 ms: measured.)
                 let finishesWhenCancelled = markup.utf8.count <= Self.abortableSegmentBytes
-                // A sentence pause before the next segment, unless a sound follows at once.
-                let pauseAtEnd = index < segments.count - 1 && segments[index + 1].sound == nil
+                selectVoice(for: segment, of: job, engine: engine)
+                // A sentence pause before the next segment, unless a sound follows at once or the
+                // sentence goes on in another voice.
+                let pauseAtEnd = index < segments.count - 1 && segments[index + 1].sound == nil && segment.pausesAtEnd
                 // libespeak-ng starts every utterance with 12 ms of exact zeros. At the start of a
-                // message they only delay the first sound the user hears, so up to that much
-                // digital silence is dropped there (an SSML break is longer and stays).
+                // message they only delay the first sound the user hears, and where a sentence goes
+                // on in another voice they are a gap inside it, so up to that much digital silence
+                // is dropped there (an SSML break is longer and stays).
                 var trimmed = 0
-                var trimming = sink.writePosition == start
+                var trimming = sink.writePosition == start || segment.continuesSentence
                 engine.synthesize(ssml: markup, pauseAtEnd: pauseAtEnd, reportsWords: job.reportsWords) {
                     chunk, engineEvents in
                     guard !self.isCancelled(job.id) else { return finishesWhenCancelled }
@@ -239,6 +247,16 @@ public final class Synthesizer: Sendable {
 }
 
 extension Synthesizer {
+    /// Sets the voice of the segment's language (another voice's for switched text), else the job's.
+    fileprivate func selectVoice(for segment: SpeechSegment, of job: SynthesisJob, engine: EspeakEngine) {
+        let name = segment.language.flatMap { job.languageVoices[$0.lowercased()] } ?? job.engineVoice
+        do {
+            try engine.setVoice(name, variant: job.variant)
+        } catch {
+            logger.warning("\(error); keeping the previous voice")
+        }
+    }
+
     /// The clip an `<audio src>` names, or nil (logged) when none of its candidate files plays.
     fileprivate func sound(
         _ source: String, of job: SynthesisJob, clips: inout ClipCache, sampleRate: Int, hasFallback: Bool

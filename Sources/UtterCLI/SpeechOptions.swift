@@ -26,8 +26,19 @@ struct SpeechOptions: ParsableArguments {
     @Option(name: .long, help: "With --server, the speech-dispatcher output module to speak with (e.g. utter, espeak-ng).")
     var module: String?
 
+    @Flag(
+        name: .long,
+        help: """
+            One voice for all the text: no switching to a voice of another language for text in \
+            a script the voice cannot read (a Japanese name in English).
+            """)
+    var noSwitch = false
+
     func validate() throws {
         if module != nil && !server { throw ValidationError("--module needs --server.") }
+        if noSwitch && server {
+            throw ValidationError("--no-switch is for Utter's own engine; with --server, utter.conf's LanguageSwitching decides.")
+        }
     }
 
     /// What to speak through: a file when `output` is given, else the device or, with `--server`,
@@ -57,6 +68,7 @@ struct SpeechOptions: ParsableArguments {
         utterance.voice = voice
         utterance.language = language
         utterance.rate = rate.utteranceRate
+        if noSwitch { utterance.languageSwitching = false }
     }
 }
 

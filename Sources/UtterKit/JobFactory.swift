@@ -11,12 +11,29 @@ package struct JobFactory: Sendable {
     /// Key, symbol and emoji names per language; without it, key names are spoken as SSIP writes them.
     package var words: WordBook?
     private let engineVoiceNames: [String: String]
+    /// The engine voice for every language a voice is listed for (lower-case tags and primary
+    /// subtags), where text of that language goes when the message's voice cannot read it.
+    private let languageVoices: [String: String]
 
     package init(configuration: UtterConfiguration, catalogue: VoiceCatalogue, words: WordBook? = nil) {
         self.configuration = configuration
         self.catalogue = catalogue
         self.words = words
         self.engineVoiceNames = catalogue.engineVoiceNames
+        var languageVoices: [String: String] = [:]
+        for voice in catalogue.voices {
+            for language in voice.languages {
+                for key in [language.tag.description.lowercased(), language.tag.primaryLanguage.lowercased()]
+                where languageVoices[key] == nil {
+                    guard let chosen = catalogue.voice(forLanguage: key) else { continue }
+                    switch chosen.kind {
+                    case .espeak(let engineName): languageVoices[key] = engineName
+                    case .clips(let clips): languageVoices[key] = clips.fallbackEngineName
+                    }
+                }
+            }
+        }
+        self.languageVoices = languageVoices
     }
 
     /// The job for `kind` with `text`, or nil when there is no voice at all.
@@ -61,15 +78,27 @@ package struct JobFactory: Sendable {
                 clips.phrases.matches(in: $0).map { ($0.range, $0.clip) }
             }
         }
-        let job = SynthesisJob(
+        var job = SynthesisJob(
             id: id, ssml: markup,
             engineVoice: engineVoice, variant: variant, parameters: parameters,
             gain: Float(settings.volume + 100) / 200,
             segmenter: Segmenter(
-                spellsText: spells, capitals: capitals, engineVoiceNames: engineVoiceNames),
+                spellsText: spells, capitals: capitals, engineVoiceNames: engineVoiceNames,
+                languageSwitching: languageSwitching(voice: voice, language: language)),
             soundFiles: kind == .soundIcon ? soundIconFiles(named: text) : [],
             soundFolders: configuration.soundIconFolders)
+        job.languageVoices = languageVoices
         return (job, voice, reason)
+    }
+
+    /// How the message's text in other scripts goes to other voices.
+    package func languageSwitching(voice: Voice, language: LanguageTag) -> LanguageSwitching {
+        var scripts = Set(voice.languages.flatMap { Script.scripts(ofLanguage: $0.tag.description) })
+        scripts.formUnion(Script.scripts(ofLanguage: language.description))
+        return LanguageSwitching(
+            messageLanguage: language.description, voiceScripts: scripts,
+            isAutomatic: configuration.languageSwitching, hanLanguage: configuration.hanLanguage,
+            latinLanguage: configuration.latinLanguage, availableLanguages: Set(languageVoices.keys))
     }
 
     /// An espeak-ng voice for a clip voice's language, for the rare text it cannot leave out.

@@ -2,6 +2,7 @@ import AudioSinks
 import ModuleProtocol
 import Playback
 import RealModule
+import SSML
 import Speech
 import Synchronization
 import System
@@ -154,6 +155,7 @@ final class SpeakerLoop: @unchecked Sendable {
         }
         var job = made
         job.continuing = !entries.isEmpty
+        if let switching = utterance.languageSwitching { job.segmenter.languageSwitching?.isAutomatic = switching }
         // A clip voice rewrites the text into clips and markup: its words are not the caller's.
         if case .espeak = voice.kind { job.reportsWords = true }
         job.leadingSilence = Self.milliseconds(utterance.preDelay)

@@ -23,6 +23,9 @@ public struct Utterance: Sendable {
     /// Seconds of silence before the utterance, and after it (before the next one starts).
     public var preDelay: Double = 0
     public var postDelay: Double = 0
+    /// Whether text in a script the voice cannot read (a Japanese name in English) is spoken by a
+    /// voice of its language; nil: as `utter.conf` says (`LanguageSwitching`, on by default).
+    public var languageSwitching: Bool?
 
     /// Plain text, spoken as written.
     public init(text: String) {

@@ -123,6 +123,12 @@ public struct VoiceCatalogue: Sendable {
         return voices.first.map { ($0, .firstVoice) }
     }
 
+    /// The voice that speaks `language` best (a BCP 47 tag: the whole tag, else its language).
+    public func voice(forLanguage language: String) -> Voice? {
+        guard let tag = LanguageTag(language) else { return nil }
+        return best(for: tag) ?? LanguageTag(tag.primaryLanguage).flatMap(best(forPrimary:))
+    }
+
     /// The voice that speaks exactly `tag` best.
     private func best(for tag: LanguageTag) -> Voice? {
         best { $0.tag == tag }
