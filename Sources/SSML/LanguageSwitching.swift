@@ -70,7 +70,8 @@ public struct LanguageSwitching: Equatable, Sendable {
         return language
     }
 
-    func isAvailable(_ language: String) -> Bool {
+    /// Whether a voice speaks `language` (its whole tag or its language).
+    public func isAvailable(_ language: String) -> Bool {
         availableLanguages.contains(language.lowercased()) || availableLanguages.contains(primary(language))
     }
 
@@ -86,6 +87,8 @@ public struct LanguageSwitching: Equatable, Sendable {
             guard let script = Self.grouped(Script.of(scalar)) else {
                 if groups.isEmpty { groups.append(Group(script: nil, start: index)) }
                 groups[groups.count - 1].end = index + 1
+                // A sentence ends: the next one, Chinese or Japanese, is judged on its own.
+                if Self.sentenceEnds.contains(scalar) { groups[groups.count - 1].isClosed = true }
                 if scalar.properties.numericType == .decimal {
                     groups[groups.count - 1].trailingDigits += 1
                 } else {
@@ -93,7 +96,9 @@ public struct LanguageSwitching: Equatable, Sendable {
                 }
                 continue
             }
-            if let last = groups.indices.last, groups[last].script == script || groups[last].script == nil {
+            if let last = groups.indices.last, !groups[last].isClosed,
+                groups[last].script == script || groups[last].script == nil
+            {
                 groups[last].script = script
                 groups[last].add(scalar, script: Script.of(scalar)!, at: index)
                 continue
@@ -130,6 +135,8 @@ public struct LanguageSwitching: Equatable, Sendable {
         return runs
     }
 
+    private static let sentenceEnds: Set<Unicode.Scalar> = [".", "!", "?", "。", "！", "？", "．"]
+
     /// Han and kana are one run: Japanese writes them together.
     private static func grouped(_ script: Script?) -> Script? {
         script == .han ? .kana : script
@@ -149,6 +156,8 @@ public struct LanguageSwitching: Equatable, Sendable {
         var hasHan = false
         var lastLetter: Int
         var trailingDigits = 0
+        /// Ended by a sentence's end: letters after it start a group of their own.
+        var isClosed = false
 
         init(script: Script?, start: Int) {
             self.script = script

@@ -168,6 +168,10 @@ private struct Builder {
                 language = attributes.remove(at: index).value
                 if language?.isEmpty == true { language = nil }
             }
+            if let language, let switching = options.languageSwitching, sound == nil {
+                // The element starts the other voice's segment, so that it is not left empty here.
+                switchLanguage(to: explicitRun(language, switching, scalars: 0))
+            }
             let openingTag =
                 forwarded ? "<\(local)\(translated(attributes, of: local).map(Self.render).joined())>" : nil
             if let openingTag { body += openingTag }
@@ -266,9 +270,7 @@ private struct Builder {
         let runs: [LanguageSwitching.Run]
         let readAs: String
         if let explicit = markupLanguage {
-            // Markup's language is obeyed whatever the scripts: its voice, unless it is the message's.
-            let own = Self.primary(explicit) == Self.primary(switching.messageLanguage) || !switching.isAvailable(explicit)
-            runs = [LanguageSwitching.Run(language: own ? nil : explicit, scalars: 0..<scalars, hasLetters: true)]
+            runs = [explicitRun(explicit, switching, scalars: scalars)]
             readAs = explicit
         } else {
             runs = switching.runs(of: text, continuing: language)
@@ -288,6 +290,13 @@ private struct Builder {
             addPlain(piece, at: textOffset + run.scalars.lowerBound, readAs: run.language ?? readAs)
             noteSpeech(piece)
         }
+    }
+
+    /// Text in a language markup gives: obeyed whatever its scripts, by that language's voice unless
+    /// it is the message's own language (or no voice speaks it).
+    func explicitRun(_ language: String, _ switching: LanguageSwitching, scalars: Int) -> LanguageSwitching.Run {
+        let own = Self.primary(language) == Self.primary(switching.messageLanguage) || !switching.isAvailable(language)
+        return LanguageSwitching.Run(language: own ? nil : language, scalars: 0..<scalars, hasLetters: true)
     }
 
     /// Starts a segment for another voice when `run` is in another language than the text before it.
