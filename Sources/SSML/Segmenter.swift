@@ -428,7 +428,10 @@ private struct Builder {
     mutating func closeSegment(continuingInAnotherVoice: Bool = false) {
         let closing = forwarded.reversed().map { "</\(localName($0.name))>" }.joined()
         let opening = "<speak\(speakAttributes)>"
-        let markup = hasSpeech ? "\(opening)\(body.text)\(closing)</speak>" : nil
+        // libespeak-ng ends `</speak>` with a sentence's pause whatever its flags say: a sentence
+        // that goes on in another voice is left open, so that the voices follow each other at once.
+        let goesOn = continuingInAnotherVoice && !endsClause(spokenTail)
+        let markup = hasSpeech ? "\(opening)\(body.text)\(closing)\(goesOn ? "" : "</speak>")" : nil
         if markup != nil || !leadingMarks.isEmpty || !inlineMarks.isEmpty || sound != nil || leadingSilence > 0 {
             segments.append(
                 SpeechSegment(
@@ -436,11 +439,10 @@ private struct Builder {
                     sound: sound, leadingSilence: leadingSilence,
                     textRuns: markup == nil ? [] : shifted(textRuns, by: opening.unicodeScalars.count),
                     language: language,
-                    pausesAtEnd: !continuingInAnotherVoice || endsClause(spokenTail),
-                    continuesSentence: continuesSentence))
+                    pausesAtEnd: !goesOn, continuesSentence: continuesSentence))
             // Without markup, inline marks cannot exist: a mark before any speech is leading.
         }
-        continuesSentence = continuingInAnotherVoice && markup != nil && !endsClause(spokenTail)
+        continuesSentence = goesOn && markup != nil
         sound = nil
         leadingSilence = 0
         leadingMarks = []

@@ -2,6 +2,7 @@ import AudioOutput
 import Glibc
 import Logging
 import Playback
+import SSML
 import Speech
 import System
 import TestSupport
@@ -57,12 +58,17 @@ final class InProcessSpeech {
     }
 
     /// Speaks `ssml` to the end; returns its events once every sample has been played.
-    func speak(_ ssml: String) throws -> [SynthesisEvent] {
+    func speak(
+        _ ssml: String, voice: String = "gmw/en-US", segmenter: Segmenter = Segmenter(),
+        languageVoices: [String: String] = [:], reportsWords: Bool = false
+    ) throws -> [SynthesisEvent] {
         nextJob += 1
-        synthesizer.submit(
-            SynthesisJob(
-                id: nextJob, ssml: ssml, engineVoice: "gmw/en-US", variant: nil, parameters: EngineParameters(),
-                gain: 1))
+        var job = SynthesisJob(
+            id: nextJob, ssml: ssml, engineVoice: voice, variant: nil, parameters: EngineParameters(), gain: 1,
+            segmenter: segmenter)
+        job.languageVoices = languageVoices
+        job.reportsWords = reportsWords
+        synthesizer.submit(job)
         var events: [SynthesisEvent] = []
         let deadline = monotonicSeconds() + 30
         while monotonicSeconds() < deadline {
