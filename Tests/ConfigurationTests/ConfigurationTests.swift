@@ -97,3 +97,26 @@ func readWholeFile(_ path: String) -> String? {
     while case let byte = fgetc(file), byte != EOF { bytes.append(UInt8(byte)) }
     return String(decoding: bytes, as: UTF8.self)
 }
+
+@Test func `language switching is on by default, can be turned off, and its languages are checked`() {
+    #expect(UtterConfiguration().languageSwitching && UtterConfiguration().hanLanguage == nil)
+    #expect(UtterConfiguration().latinLanguage == "en")
+    let (configuration, issues) = UtterConfiguration.parse(
+        """
+        LanguageSwitching off
+        HanLanguage yue
+        LatinLanguage "en-GB"
+        LanguageSwitching sometimes
+        HanLanguage "漢"
+        LatinLanguage
+        """)
+    #expect(!configuration.languageSwitching)
+    #expect(configuration.hanLanguage == "yue" && configuration.latinLanguage == "en-GB")
+    #expect(
+        issues.map(\.message) == [
+            #"LanguageSwitching needs auto or off, got "sometimes""#,
+            #"HanLanguage needs one language tag (ja, zh, yue), got "漢""#,
+            "LatinLanguage needs one language tag (en), got ",
+        ])
+    #expect(issues.map(\.lineNumber) == [4, 5, 6])
+}

@@ -1,0 +1,65 @@
+import Glibc
+import TestSupport
+import Testing
+
+/// Language switching as speech-dispatcher and a user meet it: through the module protocol, with
+/// utter.conf's `LanguageSwitching`, and through `utter say`.
+@Suite struct LanguageSwitchingModuleTests {
+    private static let mixed = "Meeting with 田中さん at 3 PM and Ольга"
+
+    /// The captured sound of one message spoken by a fresh module with `configuration`, and its events.
+    private func spoken(_ ssml: String, configuration: String) throws -> (events: String?, samples: [Int16], log: String) {
+        let rig = CaptureRig()
+        writeFile(rig.folder + "/utter.conf", configuration)
+        let module = try startModule(rig, configurationPath: rig.folder + "/utter.conf")
+        speak(module, ssml, settings: settingsBlock(language: "en-US"))
+        let events = module.expect("702 END\n")
+        #expect(module.quit() == 0)
+        return (events, rig.samples(), rig.log)
+    }
+
+    @Test func `the module speaks a Japanese name and a Russian one inside English, marks in order, and off keeps one voice`()
+        throws
+    {
+        let ssml = "<speak>Meeting with <mark name=\"a\"/>田中さん<mark name=\"b\"/> at 3 PM and Ольга</speak>"
+        let switched = try spoken(ssml, configuration: "")
+        #expect(switched.events == "701 BEGIN\n700-a\n700 INDEX MARK\n700-b\n700 INDEX MARK\n702 END\n")
+        let single = try spoken(ssml, configuration: "LanguageSwitching off\n")
+        #expect(single.events == "701 BEGIN\n700-a\n700 INDEX MARK\n700-b\n700 INDEX MARK\n702 END\n")
+        // The English voice names every letter it cannot read ("Japanese letter", "Cyrillic ...").
+        #expect(
+            Double(single.samples.count) > 1.3 * Double(switched.samples.count),
+            "\(single.samples.count) samples with one voice, \(switched.samples.count) switched")
+        #expect(rootMeanSquare(switched.samples) > 500)
+    }
+
+    private var utter: String {
+        String(modulePath().dropLast("sd_utter".count)) + "utter"
+    }
+
+    /// The length of the sound of `utter say ARGUMENTS -o FILE`, the silence at its end left out.
+    private func say(_ arguments: [String], in folder: TemporaryFolder, name: String) throws -> Double {
+        let output = folder.file(name + ".wav")
+        let run = ChildProcess.run([utter, "say", "-o", output] + arguments)
+        #expect(run.status == 0, "\(run.standardError)")
+        let file = try #require(SoundFileContents(path: output))
+        let last = file.samples.lastIndex { abs(Int($0)) > 200 } ?? 0
+        return Double(last + 1) / Double(file.sampleRate)
+    }
+
+    @Test func `utter say gives each part its voice, as long as the parts said alone, and --no-switch one voice`()
+        throws
+    {
+        let folder = TemporaryFolder()
+        let mixed = try say(["Meeting with たなかさん at three"], in: folder, name: "mixed")
+        let parts = [
+            try say(["Meeting with"], in: folder, name: "first"),
+            try say(["-l", "ja", "たなかさん"], in: folder, name: "name"),
+            try say(["at three"], in: folder, name: "last"),
+        ]
+        let alone = parts.reduce(0, +)
+        #expect(abs(mixed / alone - 1) <= 0.15, "\(mixed) s mixed, \(parts) s alone")
+        let single = try say(["--no-switch", "Meeting with たなかさん at three"], in: folder, name: "single")
+        #expect(single > 1.3 * mixed, "\(single) s with one voice, \(mixed) s switched")
+    }
+}
