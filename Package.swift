@@ -13,10 +13,14 @@ let package = Package(
     products: [
         .executable(name: "sd_utter", targets: ["sd_utter"]),
         .executable(name: "utter", targets: ["utter"]),
+        // Figures for bench/render --japanese.
+        .executable(name: "JapaneseReadingBench", targets: ["JapaneseReadingBench"]),
         // The pure layers, for the fuzzers in Fuzz/.
         .library(name: "UtterPureLayers", targets: ["ModuleProtocol", "SSML", "Configuration", "Voices", "Playback", "Reading", "Scenario"]),
         // Speech from any Swift program: `import UtterKit`.
         .library(name: "UtterKit", targets: ["UtterKit"]),
+        // The Japanese reader, for its fuzzer in Fuzz/.
+        .library(name: "JapaneseReading", targets: ["JapaneseReading", "JapaneseKana"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
@@ -49,6 +53,8 @@ let package = Package(
         .systemLibrary(
             name: "CPipeWire", pkgConfig: "libpipewire-0.3",
             providers: [.apt(["libpipewire-0.3-dev"])]),
+        // MeCab, the Japanese morphological analyser. Debian's libmecab-dev has no pkg-config file.
+        .systemLibrary(name: "CMeCab", providers: [.apt(["libmecab-dev"])]),
         // The PipeWire stream as plain C functions: SPA's pod builder and pw_loop's helpers are
         // inline functions and macros Swift cannot import.
         .target(name: "CPipeWireShims", dependencies: ["CPipeWire"]),
@@ -71,6 +77,13 @@ let package = Package(
 
         // Sentences by ICU's rules and abbreviation lists, corrected for reading aloud.
         .target(name: "Sentences", dependencies: ["CICU"], swiftSettings: upcoming),
+
+        // Japanese words and their kana from MeCab's morphemes: readings, numbers with counters.
+        .target(name: "JapaneseKana", dependencies: ["SSML"], swiftSettings: upcoming),
+        // MeCab's tagger with an IPA dictionary, as a TextReading for Japanese.
+        .target(
+            name: "JapaneseReading", dependencies: ["CMeCab", "JapaneseKana", "SSML", "System"],
+            swiftSettings: upcoming),
 
         // The scenario of `utter play`: JSON read with lines kept, checked, and the player's logic.
         .target(name: "Scenario", swiftSettings: upcoming),
@@ -127,7 +140,7 @@ let package = Package(
             dependencies: [
                 "UtterKit", "SpeechDispatcherClient", "AudioOutput", "PulseOutput", "Configuration", "RegularFiles",
                 "System", "SSML",
-                "Voices", "SoundFiles", "Reading", "Sentences", "Scenario",
+                "Voices", "SoundFiles", "Reading", "Sentences", "Scenario", "JapaneseReading",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "RealModule", package: "swift-numerics"),
             ],
@@ -136,6 +149,10 @@ let package = Package(
             name: "utter",
             dependencies: ["UtterCLI", .product(name: "ArgumentParser", package: "swift-argument-parser")],
             swiftSettings: upcoming),
+
+        .executableTarget(
+            name: "JapaneseReadingBench", dependencies: ["JapaneseReading", "SSML", "System"],
+            path: "Benchmarks/JapaneseReadingBench", swiftSettings: upcoming),
 
         // What the tests share: temporary folders, sound files, processes, seeded randomness.
         .target(name: "CTestShims", path: "Tests/CTestShims"),
@@ -148,6 +165,9 @@ let package = Package(
         .testTarget(name: "ConfigurationTests", dependencies: ["Configuration"], swiftSettings: upcoming),
         .testTarget(name: "VoicesTests", dependencies: ["Voices"], swiftSettings: upcoming),
         .testTarget(name: "ReadingTests", dependencies: ["Reading"], swiftSettings: upcoming),
+        .testTarget(
+            name: "JapaneseReadingTests", dependencies: ["JapaneseReading", "JapaneseKana", "SSML", "TestSupport"],
+            swiftSettings: upcoming),
         .testTarget(name: "SentencesTests", dependencies: ["Sentences"], swiftSettings: upcoming),
         .testTarget(name: "PlaybackTests", dependencies: ["Playback", "SSML"], swiftSettings: upcoming),
         .testTarget(name: "SystemTests", dependencies: ["System"], swiftSettings: upcoming),

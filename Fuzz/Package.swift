@@ -21,5 +21,8 @@ let package = Package(
             name: "ReadingFuzzer", dependencies: [.product(name: "UtterPureLayers", package: "Utter")]),
         .executableTarget(
             name: "ScenarioFuzzer", dependencies: [.product(name: "UtterPureLayers", package: "Utter")]),
+        // Not pure: MeCab with the installed dictionary (mecab-ipadic-utf8).
+        .executableTarget(
+            name: "JapaneseReaderFuzzer", dependencies: [.product(name: "JapaneseReading", package: "Utter")]),
     ]
 )
