@@ -106,7 +106,7 @@ let package = Package(
             name: "Speech",
             dependencies: [
                 "CEspeakNG", "AudioSinks", "Playback", "System", "SoundFiles", "RegularFiles", "SSML", "Voices",
-                .product(name: "Logging", package: "swift-log"),
+                "JapaneseReading", .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: upcoming),
         // The public Swift API (Speaker), and the engine every front-end shares.

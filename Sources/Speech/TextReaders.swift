@@ -1,3 +1,4 @@
+import JapaneseReading
 import Logging
 import SSML
 
@@ -17,10 +18,15 @@ struct TextReaders: TextReading {
 
     let languages: Set<String>
 
+    /// Japanese by MeCab (kanji as kana, morphemes as words).
     init(logger: Logger) {
+        self.init(logger: logger, openers: ["ja": { try JapaneseReader() }])
+    }
+
+    init(logger: Logger, openers: [String: () throws -> any TextReading]) {
         self.logger = logger
-        self.readers = [:]
-        self.languages = []
+        self.readers = openers.mapValues { State.closed(open: $0) }
+        self.languages = Set(openers.keys)
     }
 
     mutating func words(of text: String, language: String) -> [ReadingWord] {
