@@ -4,7 +4,9 @@ import SSML
 
 /// The readers of the languages a voice cannot read as written, each opened the first time its
 /// language is spoken, on the synth thread that uses it.
-struct TextReaders: TextReading {
+///
+/// A class: the segmenter is handed it for each message, and what was opened stays open for the next.
+final class TextReaders: TextReading {
     /// A reader that could not be opened is asked for no more; its language is read as written.
     private enum State {
         case closed(open: () throws -> any TextReading)
@@ -18,9 +20,12 @@ struct TextReaders: TextReading {
 
     let languages: Set<String>
 
-    /// Japanese by MeCab (kanji as kana, morphemes as words).
-    init(logger: Logger) {
-        self.init(logger: logger, openers: ["ja": { try JapaneseReader() }])
+    /// Japanese by MeCab (kanji as kana, morphemes as words), with the dictionary in
+    /// `japaneseDictionary` (nil: the first known one installed).
+    convenience init(logger: Logger, japaneseDictionary: String?) {
+        self.init(
+            logger: logger,
+            openers: ["ja": { try JapaneseReader(dictionary: japaneseDictionary.map { JapaneseDictionary(path: $0) }) }])
     }
 
     init(logger: Logger, openers: [String: () throws -> any TextReading]) {
@@ -29,7 +34,7 @@ struct TextReaders: TextReading {
         self.languages = Set(openers.keys)
     }
 
-    mutating func words(of text: String, language: String) -> [ReadingWord] {
+    func words(of text: String, language: String) -> [ReadingWord] {
         switch readers[language] {
         case .open(var reader)?:
             let words = reader.words(of: text, language: language)
@@ -50,7 +55,7 @@ struct TextReaders: TextReading {
     }
 
     /// Logs once why a reader could not be opened (its language is then read as written).
-    mutating func logProblems() {
+    func logProblems() {
         for problem in problems { logger.warning("\(problem)") }
         problems.removeAll()
     }

@@ -8,11 +8,13 @@ import Testing
     private static let mixed = "Meeting with 田中さん at 3 PM and Ольга"
 
     /// The captured sound of one message spoken by a fresh module with `configuration`, and its events.
-    private func spoken(_ ssml: String, configuration: String) throws -> (events: String?, samples: [Int16], log: String) {
+    private func spoken(_ ssml: String, configuration: String, language: String = "en-US") throws -> (
+        events: String?, samples: [Int16], log: String
+    ) {
         let rig = CaptureRig()
         writeFile(rig.folder + "/utter.conf", configuration)
         let module = try startModule(rig, configurationPath: rig.folder + "/utter.conf")
-        speak(module, ssml, settings: settingsBlock(language: "en-US"))
+        speak(module, ssml, settings: settingsBlock(language: language))
         let events = module.expect("702 END\n")
         #expect(module.quit() == 0)
         return (events, rig.samples(), rig.log)
@@ -31,6 +33,27 @@ import Testing
             Double(single.samples.count) > 1.3 * Double(switched.samples.count),
             "\(single.samples.count) samples with one voice, \(switched.samples.count) switched")
         #expect(rootMeanSquare(switched.samples) > 500)
+    }
+
+    @Test func `without a Japanese dictionary the module says once what to install and still speaks`() throws {
+        let rig = CaptureRig()
+        writeFile(rig.folder + "/utter.conf", "JapaneseDictionary \"\(rig.folder)/no-such-dictionary\"\n")
+        let module = try startModule(rig, configurationPath: rig.folder + "/utter.conf")
+        for _ in 0..<2 {
+            speak(module, "<speak>それでは発表します。</speak>", settings: settingsBlock(language: "ja"))
+            #expect(module.expect("702 END\n") == "701 BEGIN\n702 END\n")
+        }
+        #expect(module.quit() == 0)
+        let spelled = rig.samples()
+        let lines = rig.log.split(separator: "\n").filter { $0.contains("No MeCab dictionary") }
+        #expect(lines.count == 1, "\(rig.log)")
+        #expect(lines.first?.contains("sudo apt install mecab-ipadic-utf8") == true)
+        // With the dictionary the same two sentences are read, far shorter than spelled.
+        let read = try spoken("<speak>それでは発表します。</speak>", configuration: "", language: "ja")
+        #expect(read.events == "701 BEGIN\n702 END\n")
+        #expect(
+            Double(spelled.count) / 2 > 1.5 * Double(read.samples.count),
+            "\(spelled.count / 2) samples spelled, \(read.samples.count) read")
     }
 
     private var utter: String {
