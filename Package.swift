@@ -182,7 +182,7 @@ let package = Package(
             dependencies: [
                 "sd_utter", "utter", "UtterModule", "UtterKit", "Speech", "AudioOutput", "PipeWireOutput", "AudioSinks",
                 "System", "Voices", "ModuleProtocol", "Configuration", "SSML", "Playback", "TestSupport", "UtterCLI",
-                .product(name: "Logging", package: "swift-log"),
+                "JapaneseReading", .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: upcoming),
         .testTarget(
