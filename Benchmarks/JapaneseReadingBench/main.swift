@@ -2,8 +2,9 @@
 //   JapaneseReadingBench spoken TEXT   the text as the Japanese voice is given it: each word's kana,
 //                                      words apart, text outside words as written
 //   JapaneseReadingBench words TEXT    each word: its source text, its kana
-//   JapaneseReadingBench time          analysis time per 1,000 characters, and the resident memory
-//                                      the dictionary costs
+//   JapaneseReadingBench time [DICTIONARY_FOLDER]
+//                                      analysis time per 1,000 characters, and the resident memory
+//                                      the dictionary costs (of the folder given, to compare)
 // Build it release: swift build -c release --product JapaneseReadingBench
 import Glibc
 import JapaneseReading
@@ -11,13 +12,18 @@ import SSML
 import System
 
 /// The peak resident set of this process, in kilobytes (VmHWM).
-func peakResidentKilobytes() -> Int {
+func peakResidentKilobytes() -> Int { statusKilobytes("VmHWM:") }
+
+/// A figure of /proc/self/status in kilobytes (`VmHWM:`, `RssFile:`).
+func statusKilobytes(_ field: String) -> Int {
     guard let file = fopen("/proc/self/status", "r") else { return 0 }
     defer { fclose(file) }
     var line = [UInt8](repeating: 0, count: 256)
-    while line.withUnsafeMutableBufferPointer({ fgets($0.baseAddress.map { UnsafeMutableRawPointer($0).assumingMemoryBound(to: CChar.self) }, 256, file) }) != nil {
+    while line.withUnsafeMutableBufferPointer({
+        fgets($0.baseAddress.map { UnsafeMutableRawPointer($0).assumingMemoryBound(to: CChar.self) }, 256, file)
+    }) != nil {
         let text = String(decoding: line.prefix { $0 != 0 }, as: UTF8.self)
-        if text.hasPrefix("VmHWM:") { return Int(text.split(separator: " ")[1]) ?? 0 }
+        if text.hasPrefix(field) { return Int(text.split(separator: " ")[1]) ?? 0 }
     }
     return 0
 }
@@ -65,14 +71,17 @@ func time(_ reader: JapaneseReader, before: Int) {
     print("dictionary: \(reader.dictionary.path)")
     print(
         "analysis: \(characters) characters, \(words) words, 30 runs; per 1,000 characters: median "
-            + "\(milliseconds(perThousand(times[times.count / 2]))) ms, max \(milliseconds(perThousand(times.last!))) ms")
+            + "\(milliseconds(perThousand(times[times.count / 2]))) ms, max \(milliseconds(perThousand(times.last!))) ms"
+    )
     print(
         "peak RSS: \(before / 1024) MB before opening, \(opened / 1024) MB opened (+\((opened - before) / 1024) MB), "
-            + "\(peakResidentKilobytes() / 1024) MB after analysing")
+            + "\(peakResidentKilobytes() / 1024) MB after analysing (now \(statusKilobytes("RssFile:") / 1024) MB of "
+            + "mapped files, the dictionary's pages shared with other processes, and \(statusKilobytes("RssAnon:") / 1024) MB "
+            + "anonymous)")
 }
 
 func main(_ arguments: [String]) -> Int32 {
-    let usage = "usage: JapaneseReadingBench spoken TEXT | words TEXT | time"
+    let usage = "usage: JapaneseReadingBench spoken TEXT | words TEXT | time [DICTIONARY_FOLDER]"
     guard let command = arguments.first else {
         print(usage)
         return 2
@@ -80,7 +89,8 @@ func main(_ arguments: [String]) -> Int32 {
     let before = peakResidentKilobytes()
     let reader: JapaneseReader
     do {
-        reader = try JapaneseReader()
+        let folder = command == "time" ? arguments.dropFirst().first : nil
+        reader = try JapaneseReader(dictionary: folder.map { JapaneseDictionary(path: $0) })
     } catch {
         print(error)
         return 1

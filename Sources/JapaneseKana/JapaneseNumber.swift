@@ -173,8 +173,10 @@ public struct JapaneseNumber: Equatable, Sendable {
                 return (reading(multiplier * unit, counter: nil) + head, tail)
             }
         }
-        let thousands = Int(number / 1000), hundreds = Int(number / 100 % 10)
-        let tens = Int(number / 10 % 10), ones = Int(number % 10)
+        let thousands = Int(number / 1000)
+        let hundreds = Int(number / 100 % 10)
+        let tens = Int(number / 10 % 10)
+        let ones = Int(number % 10)
         var head = ""
         if ones > 0 || number == 0 {
             head = fourDigits(thousands, hundreds, tens, 0)

@@ -65,7 +65,8 @@ public enum JapaneseWords {
         guard let last = words.last, last.source.upperBound == source.lowerBound,
             let final = last.spoken.unicodeScalars.last, Kana.isKana(final), final != "ン", final != "ッ"
         else { return }
-        words[words.count - 1] = ReadingWord(source: last.source.lowerBound..<source.upperBound, spoken: last.spoken + "ー")
+        words[words.count - 1] = ReadingWord(
+            source: last.source.lowerBound..<source.upperBound, spoken: last.spoken + "ー")
     }
 
     private static let separators: Set<String> = [",", "，", ".", "．"]

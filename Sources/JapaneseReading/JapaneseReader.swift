@@ -26,7 +26,7 @@ public final class JapaneseReader: TextReading {
         // An empty resource file: the dictionary folder alone decides, not /etc/mecabrc or ~/.mecabrc.
         let arguments = ["mecab", "--rcfile=/dev/null", "--dicdir=" + dictionary.path]
         var cArguments = arguments.map { strdup($0) }
-        defer { cArguments.forEach { free($0) } }
+        defer { for argument in cArguments { free(argument) } }
         let model = cArguments.withUnsafeMutableBufferPointer {
             mecab_model_new(Int32($0.count), $0.baseAddress)
         }
@@ -80,7 +80,8 @@ public final class JapaneseReader: TextReading {
             mecab_lattice_set_sentence2(lattice, start, bytes.count)
             guard mecab_parse_lattice(tagger, lattice) != 0 else { return [] }
             var morphemes: [Morpheme] = []
-            var byte = 0, scalar = offset  // where the last morpheme ended
+            var byte = 0
+            var scalar = offset  // where the last morpheme ended
             var node = mecab_lattice_get_bos_node(lattice)
             while let current = node {
                 node = current.pointee.next
@@ -116,7 +117,8 @@ public final class JapaneseReader: TextReading {
                 reading.unicodeScalars.append(scalar)
                 continue
             }
-            guard let found = analyse([scalar], at: 0).first, found.source == 0..<1, let pronunciation = found.pronunciation
+            guard let found = analyse([scalar], at: 0).first, found.source == 0..<1,
+                let pronunciation = found.pronunciation
             else { return nil }
             reading += pronunciation
         }

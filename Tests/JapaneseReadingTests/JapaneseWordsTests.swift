@@ -93,6 +93,9 @@ private func morpheme(_ start: Int, _ surface: String, _ features: String) -> Mo
     let text = Array("あいう\u{0}えお。かきく けこ\nさ".unicodeScalars)
     #expect(TextPieces.pieces(of: text, limit: 1000) == [0..<3, 4..<13, 14..<15])
     #expect(TextPieces.pieces(of: text, limit: 4) == [0..<3, 4..<7, 7..<11, 11..<13, 14..<15])
-    #expect(TextPieces.pieces(of: Array(String(repeating: "あ", count: 10).unicodeScalars), limit: 4) == [0..<4, 4..<8, 8..<10])
+    #expect(
+        TextPieces.pieces(of: Array(String(repeating: "あ", count: 10).unicodeScalars), limit: 4) == [
+            0..<4, 4..<8, 8..<10,
+        ])
     #expect(TextPieces.pieces(of: Array("\u{0}\u{1}".unicodeScalars)).isEmpty)
 }
