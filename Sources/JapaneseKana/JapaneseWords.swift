@@ -29,7 +29,14 @@ public enum JapaneseWords {
             index += 1
             afterMonth = false
             if morpheme.surface.unicodeScalars.allSatisfy(Kana.isLongVowelMark) {
+                _ = holdVowel(of: &words, through: morpheme.source)
+                continue
+            }
+            // ipadic cuts the volitional ましょう, でしょう, 行こう into マショ and ウ: said as one long vowel.
+            if morpheme.partOfSpeech == "助動詞", morpheme.surface == "う",
+                let final = words.last?.spoken.unicodeScalars.last, Kana.oRow.contains(final),
                 holdVowel(of: &words, through: morpheme.source)
+            {
                 continue
             }
             if morpheme.isSymbol && morpheme.subdivision != "アルファベット" {
@@ -38,7 +45,18 @@ public enum JapaneseWords {
                 if !spoken.isEmpty { words.append(ReadingWord(source: morpheme.source, spoken: spoken)) }
                 continue
             }
-            if let spoken = spoken(morpheme) { words.append(ReadingWord(source: morpheme.source, spoken: spoken)) }
+            guard let spoken = spoken(morpheme) else { continue }
+            let word = ReadingWord(source: morpheme.source, spoken: spoken)
+            // A word ending in ッ (`行っ` of 行った) is said with the next one: the voice reads a ッ
+            // before a space as a glottal stop, not as the doubled consonant.
+            if let last = words.last, last.source.upperBound == word.source.lowerBound,
+                last.spoken.hasSuffix("ッ") || last.spoken.hasSuffix("っ"), Kana.isAllKana(spoken)
+            {
+                words[words.count - 1] = ReadingWord(
+                    source: last.source.lowerBound..<word.source.upperBound, spoken: last.spoken + spoken)
+            } else {
+                words.append(word)
+            }
         }
         return words
     }
@@ -60,13 +78,15 @@ public enum JapaneseWords {
         return letters ? morpheme.surface : nil
     }
 
-    /// A ー the analyser set apart (`すごーい` as すご, ー, い) holds the vowel of the word before it.
-    private static func holdVowel(of words: inout [ReadingWord], through source: Range<Int>) {
+    /// A ー the analyser set apart (`すごーい` as すご, ー, い) holds the vowel of the word before it;
+    /// false when there is no such word.
+    private static func holdVowel(of words: inout [ReadingWord], through source: Range<Int>) -> Bool {
         guard let last = words.last, last.source.upperBound == source.lowerBound,
             let final = last.spoken.unicodeScalars.last, Kana.isKana(final), final != "ン", final != "ッ"
-        else { return }
+        else { return false }
         words[words.count - 1] = ReadingWord(
             source: last.source.lowerBound..<source.upperBound, spoken: last.spoken + "ー")
+        return true
     }
 
     private static let separators: Set<String> = [",", "，", ".", "．"]

@@ -50,6 +50,14 @@ private func checkWords(_ words: [ReadingWord], in text: String) {
         ])
 }
 
+@Test func `volitional endings are one long vowel, and a doubled consonant stays with what follows it`() throws {
+    #expect(
+        try readings("明日行きましょう。彼は「わかった」と言った。")
+            == [
+                "明日=アシタ", "行き=イキ", "ましょう=マショー", "彼=カレ", "は=ワ", "わかった=ワカッタ", "と=ト", "言った=イッタ",
+            ])
+}
+
 @Test func `the reader answers only for Japanese`() throws {
     var reader = try JapaneseReader()
     #expect(reader.languages == ["ja"])

@@ -99,3 +99,19 @@ private func morpheme(_ start: Int, _ surface: String, _ features: String) -> Mo
         ])
     #expect(TextPieces.pieces(of: Array("\u{0}\u{1}".unicodeScalars)).isEmpty)
 }
+
+@Test func `a volitional う after an o is the long vowel of the word before, a ッ is said with the next word`() {
+    let morphemes = [
+        morpheme(0, "行き", "動詞,自立,*,*,五段・カ行促音便,連用形,行く,イキ,イキ"),
+        morpheme(2, "ましょ", "助動詞,*,*,*,特殊・マス,未然ウ接続,ます,マショ,マショ"),
+        morpheme(5, "う", "助動詞,*,*,*,不変化型,基本形,う,ウ,ウ"), morpheme(6, "と", "助詞,格助詞,引用,*,*,*,と,ト,ト"),
+        morpheme(7, "言っ", "動詞,自立,*,*,五段・ワ行促音便,連用タ接続,言う,イッ,イッ"),
+        morpheme(9, "た", "助動詞,*,*,*,特殊・タ,基本形,た,タ,タ"), morpheme(10, "う", "助動詞,*,*,*,不変化型,基本形,う,ウ,ウ"),
+    ]
+    #expect(
+        JapaneseWords.words(morphemes) == [
+            ReadingWord(source: 0..<2, spoken: "イキ"), ReadingWord(source: 2..<6, spoken: "マショー"),
+            ReadingWord(source: 6..<7, spoken: "ト"), ReadingWord(source: 7..<10, spoken: "イッタ"),
+            ReadingWord(source: 10..<11, spoken: "ウ"),
+        ])
+}
