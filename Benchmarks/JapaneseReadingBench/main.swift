@@ -28,6 +28,13 @@ func statusKilobytes(_ field: String) -> Int {
     return 0
 }
 
+/// The CPU time this thread has used, in nanoseconds.
+func threadCPUTime() -> UInt64 {
+    var time = timespec()
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &time)
+    return UInt64(time.tv_sec) * 1_000_000_000 + UInt64(time.tv_nsec)
+}
+
 /// `value` with three decimals.
 func milliseconds(_ value: Double) -> String {
     let thousandths = Int((value * 1000).rounded())
@@ -60,19 +67,24 @@ func time(_ reader: JapaneseReader, before: Int) {
     let characters = text.unicodeScalars.count
     _ = reader.words(of: text, language: "ja")  // pages the dictionary in
     var times: [UInt64] = []
+    var cpuTimes: [UInt64] = []
     var words = 0
     for _ in 0..<30 {
         let start = MonotonicClock.now
+        let cpuStart = threadCPUTime()
         words = reader.words(of: text, language: "ja").count
+        cpuTimes.append(threadCPUTime() - cpuStart)
         times.append(MonotonicClock.now - start)
     }
     times.sort()
+    cpuTimes.sort()
     let perThousand = { (nanoseconds: UInt64) in Double(nanoseconds) / 1e6 * 1000 / Double(characters) }
     print("dictionary: \(reader.dictionary.path)")
     print(
         "analysis: \(characters) characters, \(words) words, 30 runs; per 1,000 characters: median "
-            + "\(milliseconds(perThousand(times[times.count / 2]))) ms, max \(milliseconds(perThousand(times.last!))) ms"
-    )
+            + "\(milliseconds(perThousand(times[times.count / 2]))) ms, max \(milliseconds(perThousand(times.last!))) ms; "
+            + "CPU time of the thread: median \(milliseconds(perThousand(cpuTimes[cpuTimes.count / 2]))) ms (wall time "
+            + "includes waiting for a core on a busy machine)")
     print(
         "peak RSS: \(before / 1024) MB before opening, \(opened / 1024) MB opened (+\((opened - before) / 1024) MB), "
             + "\(peakResidentKilobytes() / 1024) MB after analysing (now \(statusKilobytes("RssFile:") / 1024) MB of "
@@ -88,6 +100,7 @@ func main(_ arguments: [String]) -> Int32 {
     }
     let before = peakResidentKilobytes()
     let reader: JapaneseReader
+    let openStart = MonotonicClock.now
     do {
         let folder = command == "time" ? arguments.dropFirst().first : nil
         reader = try JapaneseReader(dictionary: folder.map { JapaneseDictionary(path: $0) })
@@ -105,6 +118,7 @@ func main(_ arguments: [String]) -> Int32 {
             print(String(String.UnicodeScalarView(scalars[word.source])), word.spoken, separator: "\t")
         }
     case "time":
+        print("opening the reader: \(milliseconds(Double(MonotonicClock.now - openStart) / 1e6)) ms")
         time(reader, before: before)
     default:
         print(usage)

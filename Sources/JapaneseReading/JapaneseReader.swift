@@ -15,6 +15,8 @@ public final class JapaneseReader: TextReading {
     private let model: OpaquePointer
     private let tagger: OpaquePointer
     private let lattice: OpaquePointer
+    /// The thread that first analysed with it, which every later call must be on (checked in debug builds).
+    private var thread: pthread_t? = nil
 
     /// Opens the dictionary, or the first known one installed when it is nil.
     /// The corresponding MeCab calls are `mecab_model_new`, `mecab_model_new_tagger` and `mecab_model_new_lattice`.
@@ -57,6 +59,11 @@ public final class JapaneseReader: TextReading {
 
     /// The morphemes MeCab finds in the text, unknown kanji given the readings of their characters.
     public func morphemes(of text: String) -> [Morpheme] {
+        if let thread {
+            assert(pthread_equal(thread, pthread_self()) != 0, "a JapaneseReader used by two threads")
+        } else {
+            thread = pthread_self()
+        }
         var morphemes: [Morpheme] = []
         let scalars = Array(text.unicodeScalars)
         for piece in TextPieces.pieces(of: scalars) {
