@@ -115,3 +115,18 @@ private func morpheme(_ start: Int, _ surface: String, _ features: String) -> Mo
             ReadingWord(source: 10..<11, spoken: "ウ"),
         ])
 }
+
+@Test func `a wave dash between numbers is カラ, middle dots and lone marks join a word silently`() {
+    let morphemes = [
+        morpheme(0, "・", "記号,一般,*,*,*,*,・,・,・"), morpheme(1, "3", "名詞,数,*,*,*,*,*"),
+        morpheme(2, "〜", "記号,一般,*,*,*,*,〜,〜,〜"), morpheme(3, "5", "名詞,数,*,*,*,*,*"),
+        morpheme(4, "人", "名詞,接尾,助数詞,*,*,*,人,ニン,ニン"), morpheme(5, "・", "記号,一般,*,*,*,*,・,・,・"),
+        morpheme(6, "よろしく", "副詞,一般,*,*,*,*,よろしく,ヨロシク,ヨロシク"), morpheme(10, "〜", "記号,一般,*,*,*,*,〜,〜,〜"),
+        morpheme(12, "ー", "名詞,一般,*,*,*,*,*"), morpheme(13, "ヽ", "記号,一般,*,*,*,*,*"),
+    ]
+    #expect(
+        JapaneseWords.words(morphemes) == [
+            ReadingWord(source: 0..<2, spoken: "サン"), ReadingWord(source: 2..<3, spoken: "カラ"),
+            ReadingWord(source: 3..<6, spoken: "ゴニン"), ReadingWord(source: 6..<11, spoken: "ヨロシクー"),
+        ])
+}
