@@ -2,8 +2,9 @@
 //   JapaneseReadingBench spoken TEXT   the text as the Japanese voice is given it: each word's kana,
 //                                      words apart, text outside words as written
 //   JapaneseReadingBench words TEXT    each word: its source text, its kana
-//   JapaneseReadingBench time          analysis time per 1,000 characters, and the resident memory
-//                                      the dictionary costs
+//   JapaneseReadingBench time [DICTIONARY_FOLDER]
+//                                      analysis time per 1,000 characters, and the resident memory
+//                                      the dictionary costs (of the folder given, to compare)
 // Build it release: swift build -c release --product JapaneseReadingBench
 import Glibc
 import JapaneseReading
@@ -11,15 +12,27 @@ import SSML
 import System
 
 /// The peak resident set of this process, in kilobytes (VmHWM).
-func peakResidentKilobytes() -> Int {
+func peakResidentKilobytes() -> Int { statusKilobytes("VmHWM:") }
+
+/// A figure of /proc/self/status in kilobytes (`VmHWM:`, `RssFile:`).
+func statusKilobytes(_ field: String) -> Int {
     guard let file = fopen("/proc/self/status", "r") else { return 0 }
     defer { fclose(file) }
     var line = [UInt8](repeating: 0, count: 256)
-    while line.withUnsafeMutableBufferPointer({ fgets($0.baseAddress.map { UnsafeMutableRawPointer($0).assumingMemoryBound(to: CChar.self) }, 256, file) }) != nil {
+    while line.withUnsafeMutableBufferPointer({
+        fgets($0.baseAddress.map { UnsafeMutableRawPointer($0).assumingMemoryBound(to: CChar.self) }, 256, file)
+    }) != nil {
         let text = String(decoding: line.prefix { $0 != 0 }, as: UTF8.self)
-        if text.hasPrefix("VmHWM:") { return Int(text.split(separator: " ")[1]) ?? 0 }
+        if text.hasPrefix(field) { return Int(text.split(separator: " ")[1]) ?? 0 }
     }
     return 0
+}
+
+/// The CPU time this thread has used, in nanoseconds.
+func threadCPUTime() -> UInt64 {
+    var time = timespec()
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &time)
+    return UInt64(time.tv_sec) * 1_000_000_000 + UInt64(time.tv_nsec)
 }
 
 /// `value` with three decimals.
@@ -54,33 +67,43 @@ func time(_ reader: JapaneseReader, before: Int) {
     let characters = text.unicodeScalars.count
     _ = reader.words(of: text, language: "ja")  // pages the dictionary in
     var times: [UInt64] = []
+    var cpuTimes: [UInt64] = []
     var words = 0
     for _ in 0..<30 {
         let start = MonotonicClock.now
+        let cpuStart = threadCPUTime()
         words = reader.words(of: text, language: "ja").count
+        cpuTimes.append(threadCPUTime() - cpuStart)
         times.append(MonotonicClock.now - start)
     }
     times.sort()
+    cpuTimes.sort()
     let perThousand = { (nanoseconds: UInt64) in Double(nanoseconds) / 1e6 * 1000 / Double(characters) }
     print("dictionary: \(reader.dictionary.path)")
     print(
         "analysis: \(characters) characters, \(words) words, 30 runs; per 1,000 characters: median "
-            + "\(milliseconds(perThousand(times[times.count / 2]))) ms, max \(milliseconds(perThousand(times.last!))) ms")
+            + "\(milliseconds(perThousand(times[times.count / 2]))) ms, max \(milliseconds(perThousand(times.last!))) ms; "
+            + "CPU time of the thread: median \(milliseconds(perThousand(cpuTimes[cpuTimes.count / 2]))) ms (wall time "
+            + "includes waiting for a core on a busy machine)")
     print(
         "peak RSS: \(before / 1024) MB before opening, \(opened / 1024) MB opened (+\((opened - before) / 1024) MB), "
-            + "\(peakResidentKilobytes() / 1024) MB after analysing")
+            + "\(peakResidentKilobytes() / 1024) MB after analysing (now \(statusKilobytes("RssFile:") / 1024) MB of "
+            + "mapped files, the dictionary's pages shared with other processes, and \(statusKilobytes("RssAnon:") / 1024) MB "
+            + "anonymous)")
 }
 
 func main(_ arguments: [String]) -> Int32 {
-    let usage = "usage: JapaneseReadingBench spoken TEXT | words TEXT | time"
+    let usage = "usage: JapaneseReadingBench spoken TEXT | words TEXT | time [DICTIONARY_FOLDER]"
     guard let command = arguments.first else {
         print(usage)
         return 2
     }
     let before = peakResidentKilobytes()
     let reader: JapaneseReader
+    let openStart = MonotonicClock.now
     do {
-        reader = try JapaneseReader()
+        let folder = command == "time" ? arguments.dropFirst().first : nil
+        reader = try JapaneseReader(dictionary: folder.map { JapaneseDictionary(path: $0) })
     } catch {
         print(error)
         return 1
@@ -95,6 +118,7 @@ func main(_ arguments: [String]) -> Int32 {
             print(String(String.UnicodeScalarView(scalars[word.source])), word.spoken, separator: "\t")
         }
     case "time":
+        print("opening the reader: \(milliseconds(Double(MonotonicClock.now - openStart) / 1e6)) ms")
         time(reader, before: before)
     default:
         print(usage)

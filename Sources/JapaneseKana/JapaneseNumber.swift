@@ -29,11 +29,15 @@ public struct JapaneseNumber: Equatable, Sendable {
         }
         guard !integerPart.isEmpty else { return nil }
         if integerPart.contains(",") {
-            // Only groups of three digits after the first: 1,000 and 12,345,678.
-            let groups = integerPart.split(separator: ",", omittingEmptySubsequences: false)
-            guard groups.count > 1, (1...3).contains(groups[0].count), groups.dropFirst().allSatisfy({ $0.count == 3 }),
-                integerPart.allSatisfy({ $0 == "," || Self.digit($0) != nil })
-            else { return nil }
+            // Only groups of three digits after the first, in each run of digits: 1,000 and
+            // 12,345,678, and 1億2,500万.
+            let runs = integerPart.split(omittingEmptySubsequences: false) { Self.unit($0) != nil }
+            for run in runs where run.contains(",") {
+                let groups = run.split(separator: ",", omittingEmptySubsequences: false)
+                guard (1...3).contains(groups[0].count), groups.dropFirst().allSatisfy({ $0.count == 3 }) else {
+                    return nil
+                }
+            }
             integerPart.removeAll { $0 == "," }
         }
         if let fractionPart {
@@ -173,8 +177,10 @@ public struct JapaneseNumber: Equatable, Sendable {
                 return (reading(multiplier * unit, counter: nil) + head, tail)
             }
         }
-        let thousands = Int(number / 1000), hundreds = Int(number / 100 % 10)
-        let tens = Int(number / 10 % 10), ones = Int(number % 10)
+        let thousands = Int(number / 1000)
+        let hundreds = Int(number / 100 % 10)
+        let tens = Int(number / 10 % 10)
+        let ones = Int(number % 10)
         var head = ""
         if ones > 0 || number == 0 {
             head = fourDigits(thousands, hundreds, tens, 0)

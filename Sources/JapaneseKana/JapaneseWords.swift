@@ -15,21 +15,48 @@ public import SSML
 public enum JapaneseWords {
     /// The words of the morphemes, in order; morphemes must be in order and not overlap.
     public static func words(_ morphemes: [Morpheme]) -> [ReadingWord] {
-        var words: [ReadingWord] = []
+        var words = WordList()
         var index = 0
         var afterMonth = false  // the last word was a month (`10月`), so `1日` is a date
         while index < morphemes.count {
             let morpheme = morphemes[index]
             if let (word, next, isMonth) = number(in: morphemes, at: index, date: afterMonth) {
-                words.append(word)
+                words.append(word, isNumber: true)
                 index = next
                 afterMonth = isMonth
                 continue
             }
             index += 1
+            let wasAfterNumber = words.endsWithNumber && words.last?.source.upperBound == morpheme.source.lowerBound
             afterMonth = false
-            if morpheme.surface.unicodeScalars.allSatisfy(Kana.isLongVowelMark) {
-                holdVowel(of: &words, through: morpheme.source)
+            let scalars = morpheme.surface.unicodeScalars
+            if scalars.allSatisfy(Kana.isLongVowelMark) {
+                if !words.holdVowel(through: morpheme.source) { words.silence(morpheme.source) }
+                continue
+            }
+            // ipadic cuts the volitional ましょう, でしょう, 行こう into マショ and ウ: said as one long vowel.
+            if morpheme.partOfSpeech == "助動詞", morpheme.surface == "う",
+                let final = words.last?.spoken.unicodeScalars.last, Kana.oRow.contains(final),
+                words.holdVowel(through: morpheme.source)
+            {
+                continue
+            }
+            // A wave dash between numbers is "to" (`3〜5人` サン カラ ゴニン); after a word it draws the
+            // word's vowel out.
+            if scalars.allSatisfy({ $0 == "〜" || $0 == "～" }) {
+                if wasAfterNumber, index < morphemes.count, morphemes[index].isNumeral,
+                    morphemes[index].source.lowerBound == morpheme.source.upperBound
+                {
+                    words.append(ReadingWord(source: morpheme.source, spoken: "カラ"))
+                } else if !words.holdVowel(through: morpheme.source) {
+                    words.silence(morpheme.source)
+                }
+                continue
+            }
+            // Espeak-ng says "Japanese letter" for a middle dot (`・` in lists and names) or an
+            // iteration mark standing alone: they are read as the pause between words.
+            if scalars.allSatisfy(Self.silentMarks.contains) {
+                words.silence(morpheme.source)
                 continue
             }
             if morpheme.isSymbol && morpheme.subdivision != "アルファベット" {
@@ -38,9 +65,64 @@ public enum JapaneseWords {
                 if !spoken.isEmpty { words.append(ReadingWord(source: morpheme.source, spoken: spoken)) }
                 continue
             }
-            if let spoken = spoken(morpheme) { words.append(ReadingWord(source: morpheme.source, spoken: spoken)) }
+            guard let spoken = spoken(morpheme) else { continue }
+            words.append(ReadingWord(source: morpheme.source, spoken: spoken), joiningGeminate: true)
         }
-        return words
+        return words.words
+    }
+
+    private static let silentMarks: Set<Unicode.Scalar> = ["・", "･", "ゝ", "ゞ", "ヽ", "ヾ", "〃"]
+
+    /// The words found so far, and the marks waiting to join the next word.
+    private struct WordList {
+        var words: [ReadingWord] = []
+        /// Silent marks not yet in a word: they join the next word when it follows them at once.
+        var pending: Range<Int>? = nil
+        var endsWithNumber = false
+
+        var last: ReadingWord? { words.last }
+
+        /// Adds a word, taking in the silent marks just before it. With `joiningGeminate`, a word
+        /// after one ending in ッ (`行っ` of 行った) is said with it: the voice reads a ッ before a
+        /// space as a glottal stop, not as the doubled consonant.
+        mutating func append(_ word: ReadingWord, isNumber: Bool = false, joiningGeminate: Bool = false) {
+            var word = word
+            if let pending, pending.upperBound == word.source.lowerBound {
+                word.source = pending.lowerBound..<word.source.upperBound
+            }
+            pending = nil
+            endsWithNumber = isNumber
+            if joiningGeminate, let last = words.last, last.source.upperBound == word.source.lowerBound,
+                last.spoken.hasSuffix("ッ") || last.spoken.hasSuffix("っ"), Kana.isAllKana(word.spoken)
+            {
+                words[words.count - 1] = ReadingWord(
+                    source: last.source.lowerBound..<word.source.upperBound, spoken: last.spoken + word.spoken)
+            } else {
+                words.append(word)
+            }
+        }
+
+        /// A mark read as nothing joins the word before it, or else the word after it.
+        mutating func silence(_ source: Range<Int>) {
+            if let last = words.last, last.source.upperBound == source.lowerBound {
+                words[words.count - 1].source = last.source.lowerBound..<source.upperBound
+            } else if let pending, pending.upperBound == source.lowerBound {
+                self.pending = pending.lowerBound..<source.upperBound
+            } else {
+                pending = source
+            }
+        }
+
+        /// A ー the analyser set apart (`すごーい` as すご, ー, い) holds the vowel of the word before
+        /// it; false when there is no such word.
+        mutating func holdVowel(through source: Range<Int>) -> Bool {
+            guard let last = words.last, last.source.upperBound == source.lowerBound,
+                let final = last.spoken.unicodeScalars.last, Kana.isKana(final), final != "ン", final != "ッ"
+            else { return false }
+            words[words.count - 1] = ReadingWord(
+                source: last.source.lowerBound..<source.upperBound, spoken: last.spoken + "ー")
+            return true
+        }
     }
 
     private static func spoken(_ morpheme: Morpheme) -> String? {
@@ -60,14 +142,6 @@ public enum JapaneseWords {
         return letters ? morpheme.surface : nil
     }
 
-    /// A ー the analyser set apart (`すごーい` as すご, ー, い) holds the vowel of the word before it.
-    private static func holdVowel(of words: inout [ReadingWord], through source: Range<Int>) {
-        guard let last = words.last, last.source.upperBound == source.lowerBound,
-            let final = last.spoken.unicodeScalars.last, Kana.isKana(final), final != "ン", final != "ッ"
-        else { return }
-        words[words.count - 1] = ReadingWord(source: last.source.lowerBound..<source.upperBound, spoken: last.spoken + "ー")
-    }
-
     private static let separators: Set<String> = [",", "，", ".", "．"]
 
     /// The number starting at `index`, with the counter after it: the word, the index after it,
@@ -75,7 +149,11 @@ public enum JapaneseWords {
     private static func number(in morphemes: [Morpheme], at index: Int, date: Bool) -> (ReadingWord, Int, Bool)? {
         guard morphemes[index].isNumeral else { return nil }
         var end = index + 1
-        while end < morphemes.count, morphemes[end].source.lowerBound == morphemes[end - 1].source.upperBound {
+        // No number is written with more morphemes than this (`1億2,500万` has six); the bound keeps
+        // the shortening below linear on a long run of numerals.
+        while end < morphemes.count, end - index < 24,
+            morphemes[end].source.lowerBound == morphemes[end - 1].source.upperBound
+        {
             let next = morphemes[end]
             if next.isNumeral {
                 end += 1

@@ -33,6 +33,9 @@ public enum Kana {
         }
     }
 
+    /// The kana ending in o, which a following う lengthens.
+    public static let oRow: Set<Unicode.Scalar> = Set("オコソトノホモヨロヲゴゾドボポョォおこそとのほもよろをごぞどぼぽょぉ".unicodeScalars)
+
     public static func isLongVowelMark(_ scalar: Unicode.Scalar) -> Bool {
         scalar == "ー" || scalar == "ｰ"
     }

@@ -15,7 +15,8 @@ public struct JapaneseDictionary: Equatable, Sendable {
     /// Debian's UTF-8 IPA dictionary (`mecab-ipadic-utf8`). naist-jdic from
     /// `open-jtalk-mecab-naist-jdic` has the same features but no `dicrc`, so MeCab cannot open it
     /// as installed, and is twice the size (103 MB against 49 MB) for the same readings here.
-    public static let ipadicUTF8 = JapaneseDictionary(path: "/var/lib/mecab/dic/ipadic-utf8", package: "mecab-ipadic-utf8")
+    public static let ipadicUTF8 = JapaneseDictionary(
+        path: "/var/lib/mecab/dic/ipadic-utf8", package: "mecab-ipadic-utf8")
 
     /// The dictionaries looked for, in order of preference.
     public static let known: [JapaneseDictionary] = [ipadicUTF8]

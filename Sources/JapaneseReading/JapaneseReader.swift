@@ -15,6 +15,8 @@ public final class JapaneseReader: TextReading {
     private let model: OpaquePointer
     private let tagger: OpaquePointer
     private let lattice: OpaquePointer
+    /// The thread that first analysed with it, which every later call must be on (checked in debug builds).
+    private var thread: pthread_t? = nil
 
     /// Opens the dictionary, or the first known one installed when it is nil.
     /// The corresponding MeCab calls are `mecab_model_new`, `mecab_model_new_tagger` and `mecab_model_new_lattice`.
@@ -26,7 +28,7 @@ public final class JapaneseReader: TextReading {
         // An empty resource file: the dictionary folder alone decides, not /etc/mecabrc or ~/.mecabrc.
         let arguments = ["mecab", "--rcfile=/dev/null", "--dicdir=" + dictionary.path]
         var cArguments = arguments.map { strdup($0) }
-        defer { cArguments.forEach { free($0) } }
+        defer { for argument in cArguments { free(argument) } }
         let model = cArguments.withUnsafeMutableBufferPointer {
             mecab_model_new(Int32($0.count), $0.baseAddress)
         }
@@ -57,6 +59,11 @@ public final class JapaneseReader: TextReading {
 
     /// The morphemes MeCab finds in the text, unknown kanji given the readings of their characters.
     public func morphemes(of text: String) -> [Morpheme] {
+        if let thread {
+            assert(pthread_equal(thread, pthread_self()) != 0, "a JapaneseReader used by two threads")
+        } else {
+            thread = pthread_self()
+        }
         var morphemes: [Morpheme] = []
         let scalars = Array(text.unicodeScalars)
         for piece in TextPieces.pieces(of: scalars) {
@@ -80,7 +87,8 @@ public final class JapaneseReader: TextReading {
             mecab_lattice_set_sentence2(lattice, start, bytes.count)
             guard mecab_parse_lattice(tagger, lattice) != 0 else { return [] }
             var morphemes: [Morpheme] = []
-            var byte = 0, scalar = offset  // where the last morpheme ended
+            var byte = 0
+            var scalar = offset  // where the last morpheme ended
             var node = mecab_lattice_get_bos_node(lattice)
             while let current = node {
                 node = current.pointee.next
@@ -116,7 +124,8 @@ public final class JapaneseReader: TextReading {
                 reading.unicodeScalars.append(scalar)
                 continue
             }
-            guard let found = analyse([scalar], at: 0).first, found.source == 0..<1, let pronunciation = found.pronunciation
+            guard let found = analyse([scalar], at: 0).first, found.source == 0..<1,
+                let pronunciation = found.pronunciation
             else { return nil }
             reading += pronunciation
         }

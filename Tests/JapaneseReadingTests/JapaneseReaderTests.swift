@@ -44,9 +44,18 @@ private func checkWords(_ words: [ReadingWord], in text: String) {
                 "価格=カカク", "は=ワ", "1,000円=センエン", "割引=ワリビキ", "は=ワ", "20%=ニジュッパーセント", "です=デス",
                 "ＰＣ=ピーシー", "を=ヲ", "3台=サンダイ", "ペン=ペン", "を=ヲ", "6本=ロッポン",
             ])
-    #expect(try readings("２０２５年に六百人が来ました。") == [
-        "２０２５年=ニセンニジューゴネン", "に=ニ", "六百人=ロッピャクニン", "が=ガ", "来=キ", "まし=マシ", "た=タ",
-    ])
+    #expect(
+        try readings("２０２５年に六百人が来ました。") == [
+            "２０２５年=ニセンニジューゴネン", "に=ニ", "六百人=ロッピャクニン", "が=ガ", "来=キ", "まし=マシ", "た=タ",
+        ])
+}
+
+@Test func `volitional endings are one long vowel, and a doubled consonant stays with what follows it`() throws {
+    #expect(
+        try readings("明日行きましょう。彼は「わかった」と言った。")
+            == [
+                "明日=アシタ", "行き=イキ", "ましょう=マショー", "彼=カレ", "は=ワ", "わかった=ワカッタ", "と=ト", "言った=イッタ",
+            ])
 }
 
 @Test func `the reader answers only for Japanese`() throws {
@@ -71,7 +80,9 @@ private func checkWords(_ words: [ReadingWord], in text: String) {
 
 @Test func `a folder that is no dictionary is refused with MeCab's reason`() throws {
     let folder = TemporaryFolder(prefix: "utter-mecab")
-    for name in ["dicrc", "sys.dic", "unk.dic", "matrix.bin", "char.bin"] { writeFile(folder.file(name), "not a dictionary\n") }
+    for name in ["dicrc", "sys.dic", "unk.dic", "matrix.bin", "char.bin"] {
+        writeFile(folder.file(name), "not a dictionary\n")
+    }
     #expect {
         _ = try JapaneseReader(dictionary: JapaneseDictionary(path: folder.path))
     } throws: { error in
@@ -107,7 +118,8 @@ func `odd input gives words within the text and never crashes`(text: String) thr
     var random = SeededGenerator(seed: 21)
     let pieces = ["今日", "は", "東京", "1", "２", ",", ".", "人", "本", "ー", "。", "ｱ", "A", " ", "\u{0}", "😀", "\u{301}", "万"]
     for _ in 0..<500 {
-        let text = (0..<Int.random(in: 0...30, using: &random)).map { _ in pieces.randomElement(using: &random)! }.joined()
+        let text = (0..<Int.random(in: 0...30, using: &random)).map { _ in pieces.randomElement(using: &random)! }
+            .joined()
         checkWords(reader.words(of: text, language: "ja"), in: text)
     }
 }

@@ -93,6 +93,40 @@ private func morpheme(_ start: Int, _ surface: String, _ features: String) -> Mo
     let text = Array("あいう\u{0}えお。かきく けこ\nさ".unicodeScalars)
     #expect(TextPieces.pieces(of: text, limit: 1000) == [0..<3, 4..<13, 14..<15])
     #expect(TextPieces.pieces(of: text, limit: 4) == [0..<3, 4..<7, 7..<11, 11..<13, 14..<15])
-    #expect(TextPieces.pieces(of: Array(String(repeating: "あ", count: 10).unicodeScalars), limit: 4) == [0..<4, 4..<8, 8..<10])
+    #expect(
+        TextPieces.pieces(of: Array(String(repeating: "あ", count: 10).unicodeScalars), limit: 4) == [
+            0..<4, 4..<8, 8..<10,
+        ])
     #expect(TextPieces.pieces(of: Array("\u{0}\u{1}".unicodeScalars)).isEmpty)
+}
+
+@Test func `a volitional う after an o is the long vowel of the word before, a ッ is said with the next word`() {
+    let morphemes = [
+        morpheme(0, "行き", "動詞,自立,*,*,五段・カ行促音便,連用形,行く,イキ,イキ"),
+        morpheme(2, "ましょ", "助動詞,*,*,*,特殊・マス,未然ウ接続,ます,マショ,マショ"),
+        morpheme(5, "う", "助動詞,*,*,*,不変化型,基本形,う,ウ,ウ"), morpheme(6, "と", "助詞,格助詞,引用,*,*,*,と,ト,ト"),
+        morpheme(7, "言っ", "動詞,自立,*,*,五段・ワ行促音便,連用タ接続,言う,イッ,イッ"),
+        morpheme(9, "た", "助動詞,*,*,*,特殊・タ,基本形,た,タ,タ"), morpheme(10, "う", "助動詞,*,*,*,不変化型,基本形,う,ウ,ウ"),
+    ]
+    #expect(
+        JapaneseWords.words(morphemes) == [
+            ReadingWord(source: 0..<2, spoken: "イキ"), ReadingWord(source: 2..<6, spoken: "マショー"),
+            ReadingWord(source: 6..<7, spoken: "ト"), ReadingWord(source: 7..<10, spoken: "イッタ"),
+            ReadingWord(source: 10..<11, spoken: "ウ"),
+        ])
+}
+
+@Test func `a wave dash between numbers is カラ, middle dots and lone marks join a word silently`() {
+    let morphemes = [
+        morpheme(0, "・", "記号,一般,*,*,*,*,・,・,・"), morpheme(1, "3", "名詞,数,*,*,*,*,*"),
+        morpheme(2, "〜", "記号,一般,*,*,*,*,〜,〜,〜"), morpheme(3, "5", "名詞,数,*,*,*,*,*"),
+        morpheme(4, "人", "名詞,接尾,助数詞,*,*,*,人,ニン,ニン"), morpheme(5, "・", "記号,一般,*,*,*,*,・,・,・"),
+        morpheme(6, "よろしく", "副詞,一般,*,*,*,*,よろしく,ヨロシク,ヨロシク"), morpheme(10, "〜", "記号,一般,*,*,*,*,〜,〜,〜"),
+        morpheme(12, "ー", "名詞,一般,*,*,*,*,*"), morpheme(13, "ヽ", "記号,一般,*,*,*,*,*"),
+    ]
+    #expect(
+        JapaneseWords.words(morphemes) == [
+            ReadingWord(source: 0..<2, spoken: "サン"), ReadingWord(source: 2..<3, spoken: "カラ"),
+            ReadingWord(source: 3..<6, spoken: "ゴニン"), ReadingWord(source: 6..<11, spoken: "ヨロシクー"),
+        ])
 }
