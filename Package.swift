@@ -46,6 +46,10 @@ let package = Package(
         .systemLibrary(
             name: "CICU", pkgConfig: "icu-uc",
             providers: [.apt(["libicu-dev"])]),
+        // ICU's transliterators (Han-Latin) and word breaks, for Chinese.
+        .systemLibrary(
+            name: "CICUI18N", pkgConfig: "icu-i18n",
+            providers: [.apt(["libicu-dev"])]),
         .systemLibrary(
             name: "CPipeWire", pkgConfig: "libpipewire-0.3",
             providers: [.apt(["libpipewire-0.3-dev"])]),
@@ -71,6 +75,9 @@ let package = Package(
 
         // Sentences by ICU's rules and abbreviation lists, corrected for reading aloud.
         .target(name: "Sentences", dependencies: ["CICU"], swiftSettings: upcoming),
+
+        // Mandarin in Han characters as words of pinyin with tone numbers, for espeak-ng's pinyin voice.
+        .target(name: "ChineseReading", dependencies: ["CICUI18N", "SSML"], swiftSettings: upcoming),
 
         // The scenario of `utter play`: JSON read with lines kept, checked, and the player's logic.
         .target(name: "Scenario", swiftSettings: upcoming),
@@ -149,6 +156,9 @@ let package = Package(
         .testTarget(name: "VoicesTests", dependencies: ["Voices"], swiftSettings: upcoming),
         .testTarget(name: "ReadingTests", dependencies: ["Reading"], swiftSettings: upcoming),
         .testTarget(name: "SentencesTests", dependencies: ["Sentences"], swiftSettings: upcoming),
+        .testTarget(
+            name: "ChineseReadingTests", dependencies: ["ChineseReading", "SSML", "TestSupport"],
+            swiftSettings: upcoming),
         .testTarget(name: "PlaybackTests", dependencies: ["Playback", "SSML"], swiftSettings: upcoming),
         .testTarget(name: "SystemTests", dependencies: ["System"], swiftSettings: upcoming),
         .testTarget(name: "ScenarioTests", dependencies: ["Scenario", "TestSupport"], swiftSettings: upcoming),

@@ -1,0 +1,74 @@
+internal import CICUI18N
+
+/// What went wrong in ICU, by its error name (`U_MISSING_RESOURCE_ERROR`).
+public struct ChineseReadingError: Error, Equatable, Sendable, CustomStringConvertible {
+    public var code: String
+    public var description: String { "ICU could not open its Han-Latin transliterator: \(code)" }
+}
+
+/// The word boundaries ICU's dictionary finds in a text (Chinese has no spaces between words).
+enum ICUWords {
+    /// A stretch of the text between two boundaries.
+    struct Segment: Equatable {
+        /// In UTF-16 units.
+        var range: Range<Int>
+        /// A word (letters, digits, ideographs, kana) rather than spaces or punctuation.
+        var isWord: Bool
+    }
+
+    /// The segments of `text`, in order and covering it; none when ICU cannot cut it.
+    static func segments(of text: [UInt16]) -> [Segment] {
+        guard !text.isEmpty else { return [] }
+        var status = U_ZERO_ERROR
+        return text.withUnsafeBufferPointer { buffer in
+            guard let iterator = CICUI18N_ubrk_openWords("zh", buffer.baseAddress, Int32(buffer.count), &status),
+                status.rawValue <= U_ZERO_ERROR.rawValue
+            else { return [] }
+            defer { CICUI18N_ubrk_close(iterator) }
+            var segments: [Segment] = []
+            var start = 0
+            while case let end = CICUI18N_ubrk_next(iterator), end != UBRK_DONE {
+                // Rule statuses below UBRK_WORD_NONE_LIMIT (100) mark what is no word.
+                let isWord = CICUI18N_ubrk_getRuleStatus(iterator) >= UBRK_WORD_NONE_LIMIT.rawValue
+                segments.append(Segment(range: start..<Int(end), isWord: isWord))
+                start = Int(end)
+            }
+            return segments
+        }
+    }
+}
+
+/// ICU's Han-Latin transliterator: one character's Mandarin reading in pinyin with tone marks.
+///
+/// Opening it compiles tens of thousands of rules (about 0.15 s), so it is opened once per reader.
+/// ICU's transliterators are not safe to share between threads: neither is this.
+final class HanLatin {
+    private let transliterator: UnsafeMutablePointer<UTransliterator?>
+
+    init() throws(ChineseReadingError) {
+        var status = U_ZERO_ERROR
+        let identifier = Array("Han-Latin".utf16)
+        let opened = identifier.withUnsafeBufferPointer {
+            CICUI18N_utrans_open($0.baseAddress, Int32($0.count), &status)
+        }
+        guard let opened, status.rawValue <= U_ZERO_ERROR.rawValue else {
+            if let opened { CICUI18N_utrans_close(opened) }
+            throw ChineseReadingError(code: CICUI18N_u_errorName(status).map { String(cString: $0) } ?? "\(status)")
+        }
+        transliterator = opened
+    }
+
+    deinit { CICUI18N_utrans_close(transliterator) }
+
+    /// `scalar` transliterated (`你` gives `nǐ`); nil when ICU fails.
+    func transliterate(_ scalar: Unicode.Scalar) -> String? {
+        var units = Array(String(scalar).utf16)
+        var length = Int32(units.count)
+        // A reading is a few letters; room for far more than any.
+        units += Array(repeating: 0, count: 32)
+        var status = U_ZERO_ERROR
+        CICUI18N_utrans_transUChars(transliterator, &units, &length, Int32(units.count), &status)
+        guard status.rawValue <= U_ZERO_ERROR.rawValue, length >= 0, Int(length) <= units.count else { return nil }
+        return String(decoding: units[0..<Int(length)], as: UTF16.self)
+    }
+}
