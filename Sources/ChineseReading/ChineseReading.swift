@@ -50,20 +50,25 @@ public struct ChineseReading: TextReading {
         }
     }
 
-    /// The readings of one word's Han characters.
+    /// The readings of one word's Han characters: the table's words found in it (ICU's word may
+    /// join several, 昨天晚上), else each character's.
     private mutating func read(_ word: ArraySlice<Unicode.Scalar>, into syllables: inout [Syllable?], at start: Int) {
-        var written = String.UnicodeScalarView()
-        written.append(contentsOf: word)
-        if let known = ReadingRules.words[String(written)], known.count == word.count {
-            for (offset, syllable) in known.enumerated() { syllables[start + offset] = syllable }
-            return
-        }
         let characters = Array(word)
-        for (offset, scalar) in characters.enumerated() where isHan(scalar) {
-            let reduplicated = offset >= 2 && characters[offset - 1] == characters[offset - 2]
-            syllables[start + offset] =
-                ReadingRules.positional(scalar, position: offset, length: word.count, reduplicated: reduplicated)
-                ?? reading(of: scalar)
+        var offset = 0
+        while offset < characters.count {
+            if let (length, known) = ReadingRules.longestWord(in: characters, at: offset) {
+                for (index, syllable) in known.enumerated() { syllables[start + offset + index] = syllable }
+                offset += length
+                continue
+            }
+            let scalar = characters[offset]
+            if isHan(scalar) {
+                let reduplicated = offset >= 2 && characters[offset - 1] == characters[offset - 2]
+                syllables[start + offset] =
+                    ReadingRules.positional(scalar, position: offset, length: characters.count, reduplicated: reduplicated)
+                    ?? reading(of: scalar)
+            }
+            offset += 1
         }
     }
 

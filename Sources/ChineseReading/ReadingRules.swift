@@ -4,7 +4,7 @@
 /// one, and syllables spoken in the neutral tone keep their full tone. These rules fix frequent
 /// cases only; they are no dictionary.
 enum ReadingRules {
-    /// Whole words (as ICU's word break cuts them) read otherwise than character by character.
+    /// Words read otherwise than character by character, found within ICU's words.
     static let words: [String: [Syllable]] = {
         let table: [String: String] = [
             // 地: dì in words, de as a particle (below).
@@ -53,6 +53,20 @@ enum ReadingRules {
         ]
         return table.mapValues { $0.split(separator: " ").compactMap(Syllable.init(numbered:)) }
     }()
+
+    /// The longest word of the table at `offset` of `characters`: its length and reading.
+    static func longestWord(in characters: [Unicode.Scalar], at offset: Int) -> (Int, [Syllable])? {
+        var length = min(longestEntry, characters.count - offset)
+        while length >= 2 {
+            var written = String.UnicodeScalarView()
+            written.append(contentsOf: characters[offset..<offset + length])
+            if let known = words[String(written)], known.count == length { return (length, known) }
+            length -= 1
+        }
+        return nil
+    }
+
+    private static let longestEntry = words.keys.map(\.unicodeScalars.count).max() ?? 0
 
     /// The reading of the character at `position` of a word of `length` characters, where it
     /// differs from Han-Latin's by its place alone; nil where Han-Latin's stands.
