@@ -14,13 +14,16 @@ public import SSML
 public struct ChineseReading: TextReading {
     public var languages: Set<String> { ["zh", "cmn"] }
 
-    private let hanLatin: HanLatin
+    private let hanLatin: Transliterator
+    private let simplified: Transliterator
     /// Han-Latin's reading of each character met so far: transliterating is the slow part.
     private var readings: [Unicode.Scalar: Syllable?] = [:]
 
-    /// Opens ICU's Han-Latin transliterator; throws when the installed ICU data lacks it.
+    /// Opens ICU's Han-Latin and Hant-Hans transliterators; throws when the installed ICU data
+    /// lacks them.
     public init() throws(ChineseReadingError) {
-        hanLatin = try HanLatin()
+        hanLatin = try Transliterator("Han-Latin")
+        simplified = try Transliterator("Hant-Hans")
     }
 
     public mutating func words(of text: String, language: String) -> [ReadingWord] {
@@ -42,9 +45,15 @@ public struct ChineseReading: TextReading {
             .filter(\.isWord)
             .map { scalarAt[$0.range.lowerBound]..<scalarAt[$0.range.upperBound] }
             .filter { !$0.isEmpty }
+        // Traditional characters are read as their simplified ones, in which the rules are written;
+        // ICU simplifies character for character, but the text stays as written if it did not.
+        var characters = scalars
+        if let simple = simplified.transliterate(text).map({ Array($0.unicodeScalars) }), simple.count == scalars.count {
+            characters = simple
+        }
         var syllables = [Syllable?](repeating: nil, count: scalars.count)
-        for range in segments { read(scalars[range], into: &syllables, at: range.lowerBound) }
-        ReadingRules.applyToneChanges(&syllables, scalars: scalars)
+        for range in segments { read(characters[range], into: &syllables, at: range.lowerBound) }
+        ReadingRules.applyToneChanges(&syllables, scalars: characters)
         return segments.map { range in
             ReadingWord(source: range, spoken: spoken(range, scalars: scalars, syllables: syllables))
         }
@@ -74,7 +83,7 @@ public struct ChineseReading: TextReading {
 
     private mutating func reading(of scalar: Unicode.Scalar) -> Syllable? {
         if let known = readings[scalar] { return known }
-        let syllable = hanLatin.transliterate(scalar).flatMap(Syllable.init(marked:))
+        let syllable = hanLatin.transliterate(String(scalar)).flatMap(Syllable.init(marked:))
         readings[scalar] = syllable
         return syllable
     }

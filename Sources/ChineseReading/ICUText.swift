@@ -2,8 +2,10 @@ internal import CICUI18N
 
 /// What went wrong in ICU, by its error name (`U_MISSING_RESOURCE_ERROR`).
 public struct ChineseReadingError: Error, Equatable, Sendable, CustomStringConvertible {
+    /// `Han-Latin` or `Hant-Hans`.
+    public var transliterator: String
     public var code: String
-    public var description: String { "ICU could not open its Han-Latin transliterator: \(code)" }
+    public var description: String { "ICU could not open its \(transliterator) transliterator: \(code)" }
 }
 
 /// The word boundaries ICU's dictionary finds in a text (Chinese has no spaces between words).
@@ -38,34 +40,36 @@ enum ICUWords {
     }
 }
 
-/// ICU's Han-Latin transliterator: one character's Mandarin reading in pinyin with tone marks.
+/// One of ICU's transliterators: `Han-Latin` gives a character's Mandarin reading in pinyin with
+/// tone marks, `Hant-Hans` simplified characters for traditional ones.
 ///
-/// Opening it compiles tens of thousands of rules (about 0.15 s), so it is opened once per reader.
-/// ICU's transliterators are not safe to share between threads: neither is this.
-final class HanLatin {
+/// Opening Han-Latin compiles tens of thousands of rules (about 0.15 s), so it is opened once per
+/// reader. ICU's transliterators are not safe to share between threads: neither is this.
+final class Transliterator {
     private let transliterator: UnsafeMutablePointer<UTransliterator?>
 
-    init() throws(ChineseReadingError) {
+    init(_ name: String) throws(ChineseReadingError) {
         var status = U_ZERO_ERROR
-        let identifier = Array("Han-Latin".utf16)
+        let identifier = Array(name.utf16)
         let opened = identifier.withUnsafeBufferPointer {
             CICUI18N_utrans_open($0.baseAddress, Int32($0.count), &status)
         }
         guard let opened, status.rawValue <= U_ZERO_ERROR.rawValue else {
             if let opened { CICUI18N_utrans_close(opened) }
-            throw ChineseReadingError(code: CICUI18N_u_errorName(status).map { String(cString: $0) } ?? "\(status)")
+            throw ChineseReadingError(
+                transliterator: name, code: CICUI18N_u_errorName(status).map { String(cString: $0) } ?? "\(status)")
         }
         transliterator = opened
     }
 
     deinit { CICUI18N_utrans_close(transliterator) }
 
-    /// `scalar` transliterated (`你` gives `nǐ`); nil when ICU fails.
-    func transliterate(_ scalar: Unicode.Scalar) -> String? {
-        var units = Array(String(scalar).utf16)
+    /// `text` transliterated (`你` gives `nǐ`); nil when ICU fails.
+    func transliterate(_ text: String) -> String? {
+        var units = Array(text.utf16)
         var length = Int32(units.count)
-        // A reading is a few letters; room for far more than any.
-        units += Array(repeating: 0, count: 32)
+        // A character's reading is a few letters; simplifying a text keeps its length or shortens it.
+        units += Array(repeating: 0, count: 32 + units.count)
         var status = U_ZERO_ERROR
         CICUI18N_utrans_transUChars(transliterator, &units, &length, Int32(units.count), &status)
         guard status.rawValue <= U_ZERO_ERROR.rawValue, length >= 0, Int(length) <= units.count else { return nil }

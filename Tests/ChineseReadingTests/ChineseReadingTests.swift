@@ -133,6 +133,14 @@ func `a sentence the rules were not written for is read as its pinyin but for on
     }
 }
 
+@Test func `traditional characters are read as the simplified ones`() throws {
+    var reader = try ChineseReading()
+    let traditional = reader.words(of: "我覺得這個地方很漂亮，銀行在長城。", language: "zh").map(\.spoken)
+    let simplified = reader.words(of: "我觉得这个地方很漂亮，银行在长城。", language: "zh").map(\.spoken)
+    #expect(traditional == simplified)
+    #expect(traditional.contains("yin2hang2"))
+}
+
 @Test func `sources count Unicode scalars past characters outside the BMP`() throws {
     var reader = try ChineseReading()
     let text = "🙂 你好！𠀀"
@@ -205,5 +213,3 @@ func `a sentence the rules were not written for is read as its pinyin but for on
         #expect(end <= string.unicodeScalars.count, "\(string.debugDescription)")
     }
 }
-
-private func now() -> Double { var t = timespec(); clock_gettime(CLOCK_MONOTONIC, &t); return Double(t.tv_sec) + Double(t.tv_nsec) / 1e9 }
