@@ -15,6 +15,8 @@ let package = Package(
         .executable(name: "utter", targets: ["utter"]),
         // The pure layers, for the fuzzers in Fuzz/.
         .library(name: "UtterPureLayers", targets: ["ModuleProtocol", "SSML", "Configuration", "Voices", "Playback", "Reading", "Scenario"]),
+        // Mandarin words for the voice (ICU), for its fuzzer in Fuzz/.
+        .library(name: "ChineseReading", targets: ["ChineseReading"]),
         // Speech from any Swift program: `import UtterKit`.
         .library(name: "UtterKit", targets: ["UtterKit"]),
     ],
