@@ -9,8 +9,12 @@ public import SSML
 /// several readings and for the tone changes of 一 and 不 (`ReadingRules`); words ICU does not
 /// know are cut into shorter ones, often single characters.
 ///
-/// Opening ICU's transliterator takes about 0.15 s: make a reader once and keep it. It is not
-/// safe to share between threads.
+/// A word mixing Han characters with letters or digits (`T恤`) is spoken as two words (`T xu4`):
+/// run together, espeak-ng would misread them.
+///
+/// The first reader in a process takes 0.1-0.2 s to open (ICU compiles Han-Latin's rules, then
+/// keeps them for later readers) and about 8 MiB: make it before the first Chinese message, and
+/// keep it. It is not safe to share between threads.
 public struct ChineseReading: TextReading {
     public var languages: Set<String> { ["zh", "cmn"] }
 

@@ -23,10 +23,10 @@ enum ICUWords {
         guard !text.isEmpty else { return [] }
         var status = U_ZERO_ERROR
         return text.withUnsafeBufferPointer { buffer in
-            guard let iterator = CICUI18N_ubrk_openWords("zh", buffer.baseAddress, Int32(buffer.count), &status),
-                status.rawValue <= U_ZERO_ERROR.rawValue
+            guard let iterator = CICUI18N_ubrk_openWords("zh", buffer.baseAddress, Int32(buffer.count), &status)
             else { return [] }
             defer { CICUI18N_ubrk_close(iterator) }
+            guard status.rawValue <= U_ZERO_ERROR.rawValue else { return [] }
             var segments: [Segment] = []
             var start = 0
             while case let end = CICUI18N_ubrk_next(iterator), end != UBRK_DONE {
