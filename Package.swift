@@ -17,6 +17,8 @@ let package = Package(
         .executable(name: "JapaneseReadingBench", targets: ["JapaneseReadingBench"]),
         // The pure layers, for the fuzzers in Fuzz/.
         .library(name: "UtterPureLayers", targets: ["ModuleProtocol", "SSML", "Configuration", "Voices", "Playback", "Reading", "Scenario"]),
+        // Mandarin words for the voice (ICU), for its fuzzer in Fuzz/.
+        .library(name: "ChineseReading", targets: ["ChineseReading"]),
         // Speech from any Swift program: `import UtterKit`.
         .library(name: "UtterKit", targets: ["UtterKit"]),
         // The Japanese reader, for its fuzzer in Fuzz/.
@@ -49,6 +51,10 @@ let package = Package(
             providers: [.apt(["libpulse-dev"])]),
         .systemLibrary(
             name: "CICU", pkgConfig: "icu-uc",
+            providers: [.apt(["libicu-dev"])]),
+        // ICU's transliterators (Han-Latin) and word breaks, for Chinese.
+        .systemLibrary(
+            name: "CICUI18N", pkgConfig: "icu-i18n",
             providers: [.apt(["libicu-dev"])]),
         .systemLibrary(
             name: "CPipeWire", pkgConfig: "libpipewire-0.3",
@@ -84,6 +90,8 @@ let package = Package(
         .target(
             name: "JapaneseReading", dependencies: ["CMeCab", "JapaneseKana", "SSML", "System"],
             swiftSettings: upcoming),
+        // Mandarin in Han characters as words of pinyin with tone numbers, for espeak-ng's pinyin voice.
+        .target(name: "ChineseReading", dependencies: ["CICUI18N", "SSML"], swiftSettings: upcoming),
 
         // The scenario of `utter play`: JSON read with lines kept, checked, and the player's logic.
         .target(name: "Scenario", swiftSettings: upcoming),
@@ -169,6 +177,9 @@ let package = Package(
             name: "JapaneseReadingTests", dependencies: ["JapaneseReading", "JapaneseKana", "SSML", "TestSupport"],
             swiftSettings: upcoming),
         .testTarget(name: "SentencesTests", dependencies: ["Sentences"], swiftSettings: upcoming),
+        .testTarget(
+            name: "ChineseReadingTests", dependencies: ["ChineseReading", "SSML", "TestSupport"],
+            exclude: ["Sentences.tsv"], swiftSettings: upcoming),
         .testTarget(name: "PlaybackTests", dependencies: ["Playback", "SSML"], swiftSettings: upcoming),
         .testTarget(name: "SystemTests", dependencies: ["System"], swiftSettings: upcoming),
         .testTarget(name: "ScenarioTests", dependencies: ["Scenario", "TestSupport"], swiftSettings: upcoming),

@@ -1,5 +1,5 @@
 // swift-tools-version: 6.1
-// libFuzzer targets for Utter's pure layers. Not part of the main build: build and run them with
+// libFuzzer targets for Utter's pure layers and ChineseReading (ICU). Not part of the main build: build and run them with
 // Fuzz/run (see testing.md §5 in the project's shared docs).
 import PackageDescription
 
@@ -19,6 +19,8 @@ let package = Package(
             name: "ClipVoiceFuzzer", dependencies: [.product(name: "UtterPureLayers", package: "Utter")]),
         .executableTarget(
             name: "ReadingFuzzer", dependencies: [.product(name: "UtterPureLayers", package: "Utter")]),
+        .executableTarget(
+            name: "ChineseReadingFuzzer", dependencies: [.product(name: "ChineseReading", package: "Utter")]),
         .executableTarget(
             name: "ScenarioFuzzer", dependencies: [.product(name: "UtterPureLayers", package: "Utter")]),
         // Not pure: MeCab with the installed dictionary (mecab-ipadic-utf8).
