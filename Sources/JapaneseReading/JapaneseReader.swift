@@ -78,11 +78,17 @@ public final class JapaneseReader: TextReading {
 
     /// Runs MeCab on one piece; `offset` is the piece's first scalar in the text.
     private func analyse(_ scalars: ArraySlice<Unicode.Scalar>, at offset: Int) -> [Morpheme] {
+        guard !scalars.isEmpty else { return [] }
         var utf8: [UInt8] = []
-        utf8.reserveCapacity(scalars.count * 3)
+        utf8.reserveCapacity(scalars.count * 4 + 1)
         for scalar in scalars { utf8.append(contentsOf: UTF8.encode(scalar)!) }
-        return utf8.withUnsafeBufferPointer { bytes -> [Morpheme] in
-            guard let base = bytes.baseAddress, bytes.count > 0 else { return [] }
+        // MeCab's tokenizer calls strlen on the sentence though it is given its length (found by
+        // AddressSanitizer reading past a one-space sentence): the bytes end with a NUL, not counted.
+        // Pieces hold no control character, so it is the only NUL.
+        utf8.append(0)
+        return utf8.withUnsafeBufferPointer { terminated -> [Morpheme] in
+            guard let base = terminated.baseAddress else { return [] }
+            let bytes = UnsafeBufferPointer(rebasing: terminated.dropLast())
             let start = UnsafeRawPointer(base).assumingMemoryBound(to: CChar.self)
             mecab_lattice_set_sentence2(lattice, start, bytes.count)
             guard mecab_parse_lattice(tagger, lattice) != 0 else { return [] }
