@@ -114,7 +114,7 @@ let package = Package(
             name: "Speech",
             dependencies: [
                 "CEspeakNG", "AudioSinks", "Playback", "System", "SoundFiles", "RegularFiles", "SSML", "Voices",
-                "JapaneseReading", .product(name: "Logging", package: "swift-log"),
+                "JapaneseReading", "ChineseReading", .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: upcoming),
         // The public Swift API (Speaker), and the engine every front-end shares.

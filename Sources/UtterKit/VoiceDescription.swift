@@ -18,6 +18,8 @@ public struct VoiceDescription: Equatable, Sendable {
     /// The further languages it speaks.
     public let supportedLanguages: [String]
     public let kind: Kind
+    /// What a listener should know of it, such as a script it reads badly; nil for most.
+    public let note: String?
 }
 
 extension VoiceDescription {
@@ -29,6 +31,6 @@ extension VoiceDescription {
             kind: {
                 if case .clips = voice.kind { return .clip }
                 return .espeakNG
-            }())
+            }(), note: voice.note)
     }
 }
