@@ -53,8 +53,8 @@ import Testing
     ])
     func `each part of a mixed message is spoken by its language's voice, as long as alone, marks in order`(
         language: String, voice: String, first: String, middle: String, last: String, middleLanguage: String
-    ) throws {
-        let speech = try InProcessSpeech()
+    ) async throws {
+        let speech = try await InProcessSpeech()
         let events = try speech.speak(
             "<speak>\(first)<mark name=\"a\"/>\(middle)<mark name=\"b\"/>\(last)</speak>", voice: voice,
             segmenter: segmenter(language), languageVoices: Self.voices)
@@ -80,9 +80,9 @@ import Testing
     }
 
     @Test func `with switching off the voice reads everything itself, and takes longer to spell what it cannot read`()
-        throws
+        async throws
     {
-        let speech = try InProcessSpeech()
+        let speech = try await InProcessSpeech()
         let message = "<speak>Meeting with たなかさん and Ольга</speak>"
         let switched = try #require(positions(try speech.speak(message, segmenter: segmenter("en"), languageVoices: Self.voices)))
         let one = try #require(
@@ -91,8 +91,8 @@ import Testing
         #expect(Double(one.end - one.start) > 1.3 * Double(switched.end - switched.start))
     }
 
-    @Test func `words are reported in order across switches, each mapped to its text, kanji included`() throws {
-        let speech = try InProcessSpeech()
+    @Test func `words are reported in order across switches, each mapped to its text, kanji included`() async throws {
+        let speech = try await InProcessSpeech()
         let text = "Meeting with 田中さん at three"
         let events = try speech.speak(
             "<speak>\(text)</speak>", segmenter: segmenter("en"), languageVoices: Self.voices, reportsWords: true)

@@ -19,8 +19,8 @@ final class InProcessSpeech {
     let wake = try! EventFD()
     private var nextJob: UInt64 = 0
 
-    init() throws {
-        EngineTurns.takeBlocking()
+    init() async throws {
+        await EngineTurns.take()
         let engine: EspeakEngine
         do {
             engine = try EspeakEngine()
@@ -83,8 +83,8 @@ final class InProcessSpeech {
 /// libespeak-ng allows one engine per process: these tests take turns.
 @Suite(.serialized)
 struct InProcessEngineTests {
-    @Test func `the device receives exactly the samples between a job's start and end`() throws {
-        let speech = try InProcessSpeech()
+    @Test func `the device receives exactly the samples between a job's start and end`() async throws {
+        let speech = try await InProcessSpeech()
         let first = try speech.speak("<speak>Counting samples.</speak>")
         let second = try speech.speak("<speak>And once more.</speak>")
         guard case .audioStart(_, let start) = first.first, case .end(_, let end) = second.last else {
@@ -97,8 +97,8 @@ struct InProcessEngineTests {
         #expect(rootMeanSquare(samples) > 500)
     }
 
-    @Test func `a mark after a full stop sits exactly where the next sentence starts`() throws {
-        let speech = try InProcessSpeech()
+    @Test func `a mark after a full stop sits exactly where the next sentence starts`() async throws {
+        let speech = try await InProcessSpeech()
         // The same first sentence, alone (with the sentence pause a following segment brings).
         let alone = try speech.speak("<speak>The first sentence.<mark name=\"end\"/></speak>")
         let both = try speech.speak("<speak>The first sentence.<mark name=\"__spd_0\"/> The second one.</speak>")
@@ -122,8 +122,8 @@ struct InProcessEngineTests {
         #expect(rootMeanSquare(around) < 300, "the mark is in the pause: rms \(rootMeanSquare(around))")
     }
 
-    @Test func `word marks are reported once, in order, at rising sample positions`() throws {
-        let speech = try InProcessSpeech()
+    @Test func `word marks are reported once, in order, at rising sample positions`() async throws {
+        let speech = try await InProcessSpeech()
         let words = ["Orca", "puts", "a", "mark", "before", "every", "word.", "Even", "after", "a", "full", "stop."]
         var ssml = "<speak>"
         var offset = 0
@@ -151,8 +151,8 @@ struct InProcessEngineTests {
         #expect(positions.last! < end)
     }
 
-    @Test func `espeak-ng voices are read with their languages in priority order`() throws {
-        EngineTurns.takeBlocking()
+    @Test func `espeak-ng voices are read with their languages in priority order`() async throws {
+        await EngineTurns.take()
         defer { EngineTurns.release() }
         let engine = try EspeakEngine()
         let voices = engine.voices()

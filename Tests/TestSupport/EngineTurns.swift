@@ -7,17 +7,13 @@ public enum EngineTurns {
     private static let busy = Atomic<Bool>(false)
 
     /// Waits for the engine to be free and takes it; call ``release()`` when done.
+    ///
+    /// Async only: a test waiting here gives its thread back. A synchronous wait would hold one of
+    /// the few threads Swift Testing runs tests on, and two of them held while the engine's holder
+    /// awaits one left every test waiting for ever (seen on two cores).
     public static func take() async {
         while !busy.compareExchange(expected: false, desired: true, ordering: .acquiring).exchanged {
             try? await Task.sleep(for: .milliseconds(5))
-        }
-    }
-
-    /// The same, for synchronous tests.
-    public static func takeBlocking() {
-        while !busy.compareExchange(expected: false, desired: true, ordering: .acquiring).exchanged {
-            var wait = timespec(tv_sec: 0, tv_nsec: 5_000_000)
-            nanosleep(&wait, nil)
         }
     }
 
