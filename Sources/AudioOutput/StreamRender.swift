@@ -60,6 +60,13 @@ package struct StreamRequests {
     package var available: UInt64 = 0
 }
 
+/// Whether a STOP came that ``takeStreamRequests`` has not taken in yet: a backend that must learn
+/// where playback is before it can place the fade asks the server first.
+@_noLocks
+package func hasPendingStop(_ state: borrowing StreamRenderState, shared: RenderShared) -> Bool {
+    shared.stopRequest.load(ordering: .acquiring) != state.handledStop
+}
+
 /// Takes in a new job, a STOP and the playback limit; call it before ``fillFromStream``.
 ///
 /// On a STOP the fade-out continues the sound from `fadeFrom` (the first frame the listener has

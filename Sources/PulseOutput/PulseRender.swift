@@ -47,6 +47,11 @@ struct PulseRenderState: ~Copyable {
     /// The timing request in flight, and when the last one was sent (MonotonicClock ns).
     var timing: OpaquePointer? = nil
     var timingAskedAt: UInt64 = 0
+    /// When the stream was last uncorked (wall clock, µs, as libpulse stamps timing replies).
+    var uncorkedAt: UInt64 = 0
+    /// While a STOP waits for a timing reply to place its fade: until when at most (MonotonicClock
+    /// ns); 0 when no STOP waits.
+    var stopWaitUntil: UInt64 = 0
     /// Zeros to silence what stays queued after a STOP's fade: a buffer's worth.
     let zeros: UnsafeMutablePointer<Int16>
     let zeroFrames: Int
@@ -127,6 +132,26 @@ private func pulseStep(
     handoff: PulseHandoff
 ) {
     let stream = box.pointee.stream
+    // (Not one `&&` chain: its right side is a closure, which would retain.)
+    var stopWaits = !state.corked
+    if stopWaits { stopWaits = state.corkAt == 0 }
+    if stopWaits { stopWaits = hasPendingStop(state.core, shared: shared) }
+    if stopWaits {
+        // The fade must start where the server is: with no recent timing reply taken while the
+        // stream plays (a new stream, one just uncorked), ask for one and wait for it, a few
+        // milliseconds, rather than cut at a guessed frame. The sound plays on meanwhile. (A
+        // stream that ran dry has nothing left to fade: no wait.)
+        let start = monotonicNanoseconds()
+        if state.stopWaitUntil == 0 { state.stopWaitUntil = start + stopTimingWait }
+        var wait = start < state.stopWaitUntil
+        if wait { wait = !hasFreshTiming(&state, box: box) }
+        if wait {
+            if state.timing == nil { requestTiming(&state, stream: stream, now: start) }
+            let left = Int32(truncatingIfNeeded: (state.stopWaitUntil - start) / 1000)
+            runMainloop(&state, box: box, timeout: left, shared: shared, handoff: handoff)
+            return
+        }
+    }
     // The fade of a STOP replaces what is queued from the first frame the server has surely not
     // read yet, in place: written over the same stream positions, it continues the sound exactly
     // wherever playback is, and silence replaces the rest. (A flush would move the server's write
@@ -138,22 +163,32 @@ private func pulseStep(
     if fadeFrom < state.runRing { fadeFrom = state.runRing }
     let requests = takeStreamRequests(&state.core, fadeFrom: fadeFrom, ring: ring, shared: shared)
     if requests.stopped {
-        if state.corked || queuedRing == 0 {
+        state.stopWaitUntil = 0
+        // The server found the stream empty since the last frames were written (a cork is due):
+        // the sound already ended.
+        if state.corked || (queuedRing == 0 && state.corkAt != 0) {
             // Nothing of the sound is left to hear: no fade.
             discardFromStream(&state.core, available: 0, ring: ring)
         } else {
+            // (Nothing queued by our estimate, yet the server did not run dry: the fade follows
+            // the last frame written, which is what the listener hears last.)
             writeFadeInPlace(&state, box: box, from: fadeFrom + state.written - state.core.handedOver, ring: ring)
         }
     }
     let pending = requests.available > 0 || state.core.isFading
     if pending {
         state.corkAt = 0
+        // New frames: the stream is no longer dry (an underflow reported before them is stale).
+        if requests.available > 0 { box.pointee.signals.pointee.underflow = false }
         if state.corked {
             // pa_stream_cork(0): queues the uncork command.
             if let operation = _unsafePerformance({ pa_stream_cork(stream, 0, nil, nil) }) {
                 _unsafePerformance { pa_operation_unref(operation) }
             }
             state.corked = false
+            state.uncorkedAt = wallMicroseconds()
+            // Where the server reads is asked at once, so that a STOP soon after finds it known.
+            state.timingAskedAt = 0
         }
         if requests.available > 0 && state.silenceFrom < state.written {
             // A STOP left silence queued: the new sound goes over it, as early as is safe.
@@ -198,6 +233,18 @@ private func pulseStep(
             if !pending && queuedNow == 0 { timeout = untilCork }
         }
     }
+    runMainloop(&state, box: box, timeout: timeout, shared: shared, handoff: handoff)
+}
+
+/// How long a STOP waits at most for a timing reply before placing its fade from what is known.
+private let stopTimingWait: UInt64 = 60_000_000
+
+/// One wait of the stream's main loop (`timeout` µs, -1: none), then the stream's health checked.
+@_noLocks
+private func runMainloop(
+    _ state: inout PulseRenderState, box: UnsafeMutablePointer<PulseStream>, timeout: Int32, shared: RenderShared,
+    handoff: PulseHandoff
+) {
     // pa_mainloop_prepare, poll and dispatch: one wait on the server's socket, its timers and our
     // eventfd, then the callbacks (which only set flags).
     let mainloop = box.pointee.mainloop
@@ -206,7 +253,7 @@ private func pulseStep(
     if result >= 0 { result = _unsafePerformance { pa_mainloop_dispatch(mainloop) } }
     // pa_context_get_state, pa_stream_get_state, pa_context_errno: read fields.
     let contextState = _unsafePerformance { pa_context_get_state(box.pointee.context) }
-    let streamState = _unsafePerformance { pa_stream_get_state(stream) }
+    let streamState = _unsafePerformance { pa_stream_get_state(box.pointee.stream) }
     if result < 0 || contextState != PA_CONTEXT_READY || streamState != PA_STREAM_READY {
         let code = _unsafePerformance { pa_context_errno(box.pointee.context) }
         markBroken(&state, serial: box.pointee.serial, code: code, shared: shared, handoff: handoff)
@@ -299,20 +346,52 @@ private func writeFadeInPlace(
     }
 }
 
-/// The first stream frame the server has surely not read yet: its read index (the position heard,
-/// interpolated, plus what the sink has mixed ahead) and 2 ms for the time our next command takes
-/// to reach it; never past the write index.
+/// The first stream frame the server has surely not read yet: its read index in the last timing
+/// reply, moved on at the sample rate since the reply was current, and 2 ms for the time our next
+/// command takes to reach it; never past the write index. (Not libpulse's interpolated clock: its
+/// smoother can stay frozen for seconds on a new stream, far from where the server reads.)
 @_noLocks
 private func firstUnreadFrame(_ box: UnsafeMutablePointer<PulseStream>, written: UInt64) -> UInt64 {
-    let stream = box.pointee.stream
-    var microseconds: pa_usec_t = 0
-    // pa_stream_get_time: interpolated from the last timing reply; no server call.
-    guard _unsafePerformance({ pa_stream_get_time(stream, &microseconds) }) >= 0 else { return written }
     // pa_stream_get_timing_info: the last timing reply, kept by libpulse.
-    let sink = _unsafePerformance { pa_stream_get_timing_info(stream) }.map { $0.pointee.sink_usec } ?? 0
+    guard let info = _unsafePerformance({ pa_stream_get_timing_info(box.pointee.stream) })?.pointee,
+        info.read_index_corrupt == 0, info.read_index >= 0
+    else { return written }
     let rate = UInt64(box.pointee.sampleRate)
-    let read = (microseconds + sink) * rate / 1_000_000 + rate / 500
+    let stamp = UInt64(info.timestamp.tv_sec) &* 1_000_000 &+ UInt64(info.timestamp.tv_usec)
+    let now = wallMicroseconds()
+    let age = now > stamp ? now - stamp : 0
+    let moved = (age < 1_000_000 ? age : 1_000_000) * rate / 1_000_000
+    let read = UInt64(info.read_index) / UInt64(MemoryLayout<Int16>.size) + moved + rate / 500
     return read < written ? read : written
+}
+
+/// Whether the last timing reply tells where the server reads now: taken while the stream played
+/// (after it was last uncorked), and recent (at most a period and 5 ms old).
+@_noLocks
+private func hasFreshTiming(_ state: inout PulseRenderState, box: UnsafeMutablePointer<PulseStream>) -> Bool {
+    if let timing = state.timing {
+        // pa_operation_get_state: reads a field.
+        if _unsafePerformance({ pa_operation_get_state(timing) }) == PA_OPERATION_RUNNING { return false }
+        _unsafePerformance { pa_operation_unref(timing) }
+        state.timing = nil
+    }
+    // pa_stream_get_timing_info: the last timing reply, kept by libpulse.
+    guard let info = _unsafePerformance({ pa_stream_get_timing_info(box.pointee.stream) })?.pointee,
+        info.read_index_corrupt == 0, info.playing != 0
+    else { return false }
+    let stamp = UInt64(info.timestamp.tv_sec) &* 1_000_000 &+ UInt64(info.timestamp.tv_usec)
+    guard stamp > state.uncorkedAt else { return false }
+    let period = UInt64(box.pointee.periodFrames) * 1_000_000 / UInt64(max(box.pointee.sampleRate, 1))
+    let now = wallMicroseconds()
+    return now <= stamp || now - stamp <= period + 5_000
+}
+
+/// Sends a timing request now; the answer comes through the main loop.
+@_noLocks
+private func requestTiming(_ state: inout PulseRenderState, stream: OpaquePointer, now: UInt64) {
+    state.timingAskedAt = now
+    // pa_stream_update_timing_info: queues the request.
+    state.timing = _unsafePerformance { pa_stream_update_timing_info(stream, nil, nil) }
 }
 
 /// Asks the server where playback is, once a period while the stream plays and no answer is due:
@@ -379,4 +458,13 @@ private func monotonicNanoseconds() -> UInt64 {
     // clock_gettime: served by the vDSO without a system call; no allocation.
     _ = _unsafePerformance { clock_gettime(CLOCK_MONOTONIC, &now) }
     return UInt64(now.tv_sec) &* 1_000_000_000 &+ UInt64(now.tv_nsec)
+}
+
+/// The wall clock in µs: libpulse stamps its timing replies with it.
+@_noLocks
+private func wallMicroseconds() -> UInt64 {
+    var now = timespec()
+    // clock_gettime: served by the vDSO without a system call; no allocation.
+    _ = _unsafePerformance { clock_gettime(CLOCK_REALTIME, &now) }
+    return UInt64(now.tv_sec) &* 1_000_000 &+ UInt64(now.tv_nsec) / 1000
 }
