@@ -22,6 +22,8 @@ public final class Synthesizer: Sendable {
     let logger: Logger
     private let thread = Locked<NamedThread?>(nil)
     private let engineBox: EngineBox
+    /// The neural inference under way, which a cancel ends.
+    let neuralRun = NeuralRunSlot()
     /// Segments longer than this are aborted when cancelled; shorter ones run to their end.
     static let abortableSegmentBytes = 4096
     /// At most this many zero samples are dropped from the start of a message (15 ms at 22,050 Hz).
@@ -66,6 +68,7 @@ public final class Synthesizer: Sendable {
     /// Cancels `job` and every earlier one: their synthesis stops at the next chunk.
     public func cancel(through job: UInt64) {
         cancelledThrough.max(job, ordering: .releasing)
+        neuralRun.cancel(through: job)
         wake.signal()
     }
 
@@ -84,6 +87,7 @@ public final class Synthesizer: Sendable {
     public func shutdown(until deadline: UInt64 = .max) -> Bool {
         isShuttingDown.store(true, ordering: .releasing)
         cancelledThrough.store(.max, ordering: .releasing)
+        neuralRun.cancel(through: .max)
         wake.signal()
         guard let running = thread.withLock({ $0 }) else { return true }
         return running.join(until: deadline)
@@ -93,6 +97,7 @@ public final class Synthesizer: Sendable {
         let engine = engineBox.engine
         var clips = ClipCache()
         var readers = TextReaders(logger: logger)
+        var neuralModels = NeuralModels()
         while !isShuttingDown.load(ordering: .acquiring) {
             if isDevicePreparationRequested.exchange(false, ordering: .acquiringAndReleasing) {
                 do {
@@ -115,7 +120,11 @@ public final class Synthesizer: Sendable {
             }
             guard !isCancelled(job.id) else { continue }
             let start = beginJob(job)
-            if job.soundFiles.isEmpty {
+            if job.soundFiles.isEmpty, let voice = job.neural {
+                performNeural(job, voice: voice, from: start, engine: engine, models: &neuralModels) {
+                    self.perform($0, from: start, engine: engine, clips: &clips, readers: &readers)
+                }
+            } else if job.soundFiles.isEmpty {
                 perform(job, from: start, engine: engine, clips: &clips, readers: &readers)
             } else {
                 play(job, from: start, clips: &clips, sampleRate: engine.sampleRate)
@@ -135,11 +144,11 @@ public final class Synthesizer: Sendable {
         }
     }
 
-    fileprivate func isCancelled(_ job: UInt64) -> Bool {
+    func isCancelled(_ job: UInt64) -> Bool {
         cancelledThrough.load(ordering: .acquiring) >= job
     }
 
-    fileprivate func report(_ new: [SynthesisEvent]) {
+    func report(_ new: [SynthesisEvent]) {
         guard !new.isEmpty else { return }
         events.withLock { pending in
             // Only the newest progress matters: keep one.
@@ -150,7 +159,7 @@ public final class Synthesizer: Sendable {
     }
 
     /// Writes `milliseconds` of silence for `job`; false once it is cancelled.
-    fileprivate func writeSilence(_ milliseconds: Int, for job: SynthesisJob, writer: inout JobWriter, sampleRate: Int)
+    func writeSilence(_ milliseconds: Int, for job: SynthesisJob, writer: inout JobWriter, sampleRate: Int)
         -> Bool
     {
         guard milliseconds > 0 else { return true }
@@ -304,7 +313,7 @@ extension Synthesizer {
 }
 
 /// Scales samples by the job's gain and writes them into the sink.
-private struct JobWriter {
+struct JobWriter {
     let job: SynthesisJob
     let sink: any SampleSink
     var scratch = [Int16](repeating: 0, count: 4096)

@@ -1,0 +1,132 @@
+import AudioSinks
+import Logging
+import OnnxRuntime
+import Piper
+import Playback
+import SSML
+import SoundFiles
+import Voices
+
+extension Synthesizer {
+    /// Speaks `job` with its neural voice, sentence by sentence: each sentence is synthesised,
+    /// its marks and words placed from the model's durations, and written before the next one is
+    /// synthesised, so the first plays while the rest are made. A voice that cannot be loaded
+    /// leaves the job to its fallback espeak-ng voice.
+    func performNeural(
+        _ job: SynthesisJob, voice: NeuralVoice, from jobStart: UInt64, engine: EspeakEngine,
+        models: inout NeuralModels, perform fallback: (SynthesisJob) -> Void
+    ) {
+        let model: PiperModel
+        let control: OnnxRunControl
+        switch models.model(for: voice) {
+        case .success(let loaded): (model, control) = loaded
+        case .failure(let error):
+            logger.error("neural voice unavailable, the message is spoken by \(job.engineVoice): \(error)")
+            var plain = job
+            plain.neural = nil
+            fallback(plain)
+            return
+        }
+        let segments = job.segmenter.segments(of: job.ssml)
+        var writer = JobWriter(job: job, sink: sink)
+        let rate = engine.sampleRate
+        guard writeSilence(job.leadingSilence, for: job, writer: &writer, sampleRate: rate) else { return }
+        let start = job.leadingSilence > 0 ? sink.writePosition : jobStart
+        report([.audioStart(job: job.id, position: start)])
+        // Rate: espeak-ng's words a minute against its normal 175, as the model's length scale.
+        let speed = Float(max(80, min(900, job.parameters.wordsPerMinute))) / 175
+        let lengthScale = max(0.2, min(5, model.config.lengthScale / speed))
+        for segment in segments {
+            var pending = segment.leadingMarks.map { SynthesisEvent.mark(job: job.id, name: $0, position: sink.writePosition) }
+            if segment.leadingSilence > 0 {
+                report(pending)
+                pending.removeAll()
+                guard writeSilence(segment.leadingSilence, for: job, writer: &writer, sampleRate: rate) else { return }
+            }
+            var reportedMarks = Set<Int>()
+            if segment.markup != nil {
+                let text = NeuralText(segment: segment)
+                let clauses: [PhonemizedClause]
+                do {
+                    clauses = try engine.phonemes(of: text.string, voice: model.config.espeakVoice)
+                } catch {
+                    logger.warning("\(error); the text is not spoken")
+                    clauses = []
+                }
+                for sentence in PiperSentence.sentences(text: text, clauses: clauses) {
+                    guard !isCancelled(job.id) else { return }
+                    let ids = PhonemeIDs(phonemes: sentence.phonemes, map: model.config.phonemeIDs)
+                    for phoneme in ids.missing where model.loggedMissing.insert(phoneme).inserted {
+                        logger.warning(
+                            "neural voice \(voice.model): phoneme \(String(phoneme).debugDescription) (U+\(String(phoneme.value, radix: 16, uppercase: true))) is not in its phoneme map, skipped"
+                        )
+                    }
+                    guard ids.ids.count > 3 else { continue }
+                    logger.debug("neural sentence: \(String(String.UnicodeScalarView(sentence.phonemes)).debugDescription)")
+                    neuralRun.begin(job: job.id, control: control)
+                    let result: (samples: [Float], durations: [Float]?)
+                    do {
+                        result = try model.infer(ids.ids, lengthScale: lengthScale, control: control)
+                    } catch {
+                        neuralRun.end()
+                        control.reset()
+                        if isCancelled(job.id) { return }
+                        logger.error("neural voice \(voice.model): \(error); a sentence is left out")
+                        continue
+                    }
+                    neuralRun.end()
+                    if control.terminated { control.reset() }
+                    guard !isCancelled(job.id) else { return }
+                    let samples = Self.pcm(result.samples, from: model.config.sampleRate, to: rate)
+                    let timeline = PiperTimeline(
+                        idCount: ids.ids.count, durations: result.durations, sampleCount: samples.count)
+                    let base = sink.writePosition
+                    var placed: [(Int, SynthesisEvent)] = []
+                    for mark in sentence.marks where mark.index < segment.inlineMarks.count {
+                        let sample = timeline.sample(ofPhoneme: mark.phoneme, in: ids)
+                        placed.append(
+                            (sample, .mark(job: job.id, name: segment.inlineMarks[mark.index], position: base + UInt64(sample))))
+                        reportedMarks.insert(mark.index)
+                    }
+                    if job.reportsWords {
+                        for word in sentence.words {
+                            guard let range = text.textRange(of: word.text) else { continue }
+                            let sample = timeline.sample(ofPhoneme: word.phoneme, in: ids)
+                            placed.append((sample, .word(job: job.id, text: range, position: base + UInt64(sample))))
+                        }
+                    }
+                    // Marks before words at the same sample, as the engine reports them.
+                    placed.sort { $0.0 < $1.0 }
+                    pending += placed.map(\.1)
+                    pending.append(.progress(job: job.id, position: base + UInt64(samples.count)))
+                    report(pending)
+                    pending.removeAll()
+                    let complete = samples.withUnsafeBufferPointer { buffer in
+                        writer.write(buffer, isCancelled: { self.isCancelled(job.id) })
+                    }
+                    guard complete else { return }
+                }
+            }
+            guard !isCancelled(job.id) else { return }
+            // Marks no sentence carried (a segment with nothing to say) come after it.
+            for (index, name) in segment.inlineMarks.enumerated() where !reportedMarks.contains(index) {
+                pending.append(.mark(job: job.id, name: name, position: sink.writePosition))
+            }
+            report(pending)
+        }
+        guard !isCancelled(job.id) else { return }
+        guard writeSilence(job.trailingSilence, for: job, writer: &writer, sampleRate: rate) else { return }
+        report([.end(job: job.id, position: sink.writePosition)])
+    }
+
+    /// The model's samples as 16-bit ones at `outputRate`, scaled to full range as Piper does.
+    static func pcm(_ samples: [Float], from modelRate: Int, to outputRate: Int) -> [Int16] {
+        let converted = Resampling.convert(samples, from: modelRate, to: outputRate) ?? samples
+        let peak = converted.reduce(Float(0)) { max($0, abs($1.isFinite ? $1 : 0)) }
+        let scale = 32767 / max(peak, 0.01)
+        return converted.map { value in
+            guard value.isFinite else { return 0 }
+            return Int16(max(-32767, min(32767, (value * scale).rounded())))
+        }
+    }
+}
