@@ -174,6 +174,7 @@ let package = Package(
             dependencies: [
                 "sd_utter", "utter", "UtterModule", "UtterKit", "Speech", "AudioOutput", "PipeWireOutput", "AudioSinks",
                 "System", "Voices", "ModuleProtocol", "Configuration", "SSML", "Playback", "TestSupport", "UtterCLI",
+                "OnnxRuntime",
                 .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: upcoming),

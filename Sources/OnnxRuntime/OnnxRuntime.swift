@@ -98,7 +98,8 @@ public final class OnnxRuntime: @unchecked Sendable {
         let status = COnnxRuntime_createEnv(api, 3, "utter", &env)
         if let problem = Self.message(api, status) { return .failure(OnnxRuntimeError("\(path): \(problem)")) }
         guard let env else { return .failure(OnnxRuntimeError("\(path): no environment created")) }
-        return .success(OnnxRuntime(api: api, env: env, version: version, libraryPath: path))
+        let file = DynamicLibrary.file(containing: symbol) ?? path
+        return .success(OnnxRuntime(api: api, env: env, version: version, libraryPath: file))
     }
 
     private init(api: UnsafeRawPointer, env: OpaquePointer, version: String, libraryPath: String) {

@@ -1,3 +1,4 @@
+import CUtterShims
 import Glibc
 
 /// A shared library opened at run time (`dlopen`), for a library the build does not link.
@@ -15,6 +16,12 @@ public struct DynamicLibrary: @unchecked Sendable {
             return .failure(DynamicLibraryError(message: dlerror().map { String(cString: $0) } ?? "dlopen failed"))
         }
         return .success(DynamicLibrary(handle: handle, path: path))
+    }
+
+    /// The file the library holding `address` was loaded from (a name the dynamic linker found,
+    /// or one already loaded under that name, made a path).
+    public static func file(containing address: UnsafeRawPointer) -> String? {
+        CUtterShims_libraryFile(address).map { String(cString: $0) }
     }
 
     /// The address of `symbol`, or nil when the library has none.
