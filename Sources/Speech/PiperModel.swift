@@ -1,8 +1,9 @@
 import OnnxRuntime
 import Piper
 import RegularFiles
+import SSML
 import System
-import Voices
+package import Voices
 
 /// A Piper voice ready to synthesise: its JSON read, its model loaded with the durations output
 /// added, its inputs checked.
@@ -74,8 +75,8 @@ final class PiperModel {
 }
 
 /// Why a neural voice cannot speak.
-struct NeuralVoiceError: Error, CustomStringConvertible {
-    var description: String
+package struct NeuralVoiceError: Error, CustomStringConvertible {
+    package var description: String
     init(_ description: String) { self.description = description }
 }
 
@@ -139,6 +140,66 @@ final class NeuralRunSlot: Sendable {
     func cancel(through job: UInt64) {
         current.withLock { running in
             if let running, running.job <= job { running.control.terminate() }
+        }
+    }
+}
+
+/// A neural voice tried out, as `utter voice check` does: loaded, and one phrase synthesised.
+package enum NeuralVoiceTrial {
+    package struct Outcome: Sendable {
+        package var loadSeconds: Double
+        package var samples: Int
+        package var sampleRate: Int
+        package var hasDurations: Bool
+        package var missingPhonemes: [Unicode.Scalar]
+    }
+
+    /// Loads `voice` and synthesises `text` (its first sentence); what went wrong, said for the user.
+    /// Starts this process's espeak-ng engine: not while a ``Synthesizer`` runs.
+    package static func run(_ voice: NeuralVoice, text: String) -> Result<Outcome, NeuralVoiceError> {
+        do throws(NeuralVoiceError) {
+            let engine: EspeakEngine
+            do {
+                engine = try EspeakEngine()
+            } catch {
+                throw NeuralVoiceError("\(error)")
+            }
+            let runtime: OnnxRuntime
+            switch OnnxRuntime.load(path: voice.runtimeLibrary) {
+            case .success(let loaded): runtime = loaded
+            case .failure(let error): throw NeuralVoiceError("\(error)")
+            }
+            let started = MonotonicClock.now
+            let model = try PiperModel(voice: voice, runtime: runtime)
+            let loadSeconds = Double(MonotonicClock.now - started) / 1e9
+            let clauses: [PhonemizedClause]
+            do {
+                clauses = try engine.phonemes(of: text, voice: model.config.espeakVoice)
+            } catch {
+                throw NeuralVoiceError("espeak-ng voice \(model.config.espeakVoice) (espeak.voice): \(error)")
+            }
+            let plain = NeuralText(segment: SpeechSegment(markup: text))
+            guard let sentence = PiperSentence.sentences(text: plain, clauses: clauses).first else {
+                throw NeuralVoiceError("espeak-ng gave no phonemes for \(text.debugDescription)")
+            }
+            let ids = PhonemeIDs(phonemes: sentence.phonemes, map: model.config.phonemeIDs)
+            let control: OnnxRunControl
+            let result: (samples: [Float], durations: [Float]?)
+            do {
+                control = try OnnxRunControl(runtime: runtime)
+                result = try model.infer(ids.ids, lengthScale: model.config.lengthScale, control: control)
+            } catch {
+                throw NeuralVoiceError("\(voice.model): \(error)")
+            }
+            guard result.samples.contains(where: { abs($0) > 0.001 }) else {
+                throw NeuralVoiceError("\(voice.model): the phrase came out silent")
+            }
+            return .success(
+                Outcome(
+                    loadSeconds: loadSeconds, samples: result.samples.count, sampleRate: model.config.sampleRate,
+                    hasDurations: result.durations?.count == ids.ids.count, missingPhonemes: ids.missing))
+        } catch {
+            return .failure(error)
         }
     }
 }

@@ -112,4 +112,51 @@ private func joeRig(_ rig: borrowing CaptureRig) throws -> String {
         #expect(log.contains("1 neural voice(s) not listed (joe)"), "\(log)")
         #expect(log.contains("pip install --user onnxruntime"))
     }
+
+    @Test func `utter voice add installs the joe voice, check passes, remove takes it away`() throws {
+        let rig = CaptureRig()
+        let joe = try joeVoiceFiles()
+        let environment = ["HOME=\(rig.folder)", "PATH=/usr/bin:/bin", "LANG=C.UTF-8"] + (try onnxRuntimeEnvironment())
+        let add = ChildProcess.run([utter, "voice", "add", joe.model], environment: environment)
+        #expect(add.status == 0, "\(add.standardError)")
+        let installed = rig.folder + "/.local/share/utter/voices/joe"
+        #expect(add.standardOutput.contains("# Model card for joe"), "the model card is shown")
+        #expect(add.standardOutput.contains("joe (en-US, 22050 Hz, 1 speaker, phonemes by espeak-ng's en-us; loaded in "))
+        #expect(add.standardOutput.contains("marks where heard (durations)) installed in \(installed)."))
+        #expect(FileSystem.isRegularFile(installed + "/en_US-joe-medium.onnx.json"))
+        #expect(FileSystem.isRegularFile(installed + "/MODEL_CARD"))
+        let again = ChildProcess.run([utter, "voice", "add", joe.model], environment: environment)
+        #expect(again.status == 1 && again.standardError.contains("\(installed) exists; give --force to replace it"))
+        let check = ChildProcess.run([utter, "voice", "check", installed], environment: environment)
+        #expect(check.status == 0 && check.standardOutput.hasSuffix("; no problems\n"), "\(check.standardOutput)")
+        let voices = ChildProcess.run([utter, "voices", "-l", "en-US"], environment: environment)
+        #expect(voices.standardOutput.contains("joe") && voices.standardOutput.contains("piper:joe\n"))
+        let remove = ChildProcess.run([utter, "voice", "remove", "joe"], environment: environment)
+        #expect(remove.status == 0 && !FileSystem.exists(installed))
+    }
+
+    @Test func `utter voice add and check name every problem of a bad voice`() throws {
+        let rig = CaptureRig()
+        let environment = ["HOME=\(rig.folder)", "PATH=/usr/bin:/bin", "LANG=C.UTF-8"] + (try onnxRuntimeEnvironment())
+        mkdir(rig.folder + "/bad", 0o755)
+        writeFile(rig.folder + "/bad/bad.onnx", "not a model")
+        writeFile(rig.folder + "/bad/bad.onnx.json", "{\"audio\": {\"sample_rate\": 22050}}")
+        let add = ChildProcess.run([utter, "voice", "add", rig.folder + "/bad/bad.onnx"], environment: environment)
+        #expect(add.status == 1)
+        #expect(add.standardError.contains("\(rig.folder)/bad/bad.onnx.json: espeak is missing"), "\(add.standardError)")
+        #expect(add.standardError.contains("bad.onnx.json: phoneme_id_map is missing"))
+        #expect(!FileSystem.exists(rig.folder + "/.local/share/utter/voices/bad"), "nothing half installed")
+        writeFile(rig.folder + "/bad/bad.onnx.json", TinyJSON.minimal)
+        let check = ChildProcess.run([utter, "voice", "check", rig.folder + "/bad"], environment: environment)
+        #expect(check.status == 1)
+        #expect(check.standardOutput.contains("\(rig.folder)/bad/bad.onnx: not an ONNX model ("), "\(check.standardOutput)")
+    }
+}
+
+private enum TinyJSON {
+    static let minimal = """
+        {"audio": {"sample_rate": 22050}, "espeak": {"voice": "en-us"},
+         "inference": {"noise_scale": 0.667, "length_scale": 1, "noise_w": 0.8},
+         "phoneme_id_map": {"_": [0], "^": [1], "$": [2], " ": [3]}, "language": {"code": "en_US"}}
+        """
 }
