@@ -138,7 +138,7 @@ let package = Package(
             dependencies: [
                 "UtterKit", "SpeechDispatcherClient", "AudioOutput", "PulseOutput", "Configuration", "RegularFiles",
                 "System", "SSML",
-                "Voices", "SoundFiles", "Reading", "Sentences", "Scenario", "Piper",
+                "Voices", "SoundFiles", "Reading", "Sentences", "Scenario", "Piper", "OnnxRuntime",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "RealModule", package: "swift-numerics"),
             ],

@@ -135,6 +135,18 @@ private func joeRig(_ rig: borrowing CaptureRig) throws -> String {
         #expect(remove.status == 0 && !FileSystem.exists(installed))
     }
 
+    @Test func `utter status names the neural voices and what makes them work`() throws {
+        let rig = CaptureRig()
+        _ = try joeRig(rig)
+        let base = ["HOME=\(rig.folder)", "PATH=/usr/bin:/bin", "LANG=C.UTF-8"]
+        let missing = ChildProcess.run(
+            [utter, "status"], environment: base + ["UTTER_ONNXRUNTIME=/nonexistent/libonnxruntime.so.1"])
+        #expect(missing.standardOutput.contains("PROBLEM neural voices: joe installed, but not offered: ONNX Runtime not found ("), "\(missing.standardOutput)")
+        #expect(missing.standardOutput.contains("  fix: pip install --user onnxruntime"))
+        let found = ChildProcess.run([utter, "status"], environment: base + (try onnxRuntimeEnvironment()))
+        #expect(found.standardOutput.contains("ok neural voices: joe on ONNX Runtime "), "\(found.standardOutput)")
+    }
+
     @Test func `utter voice add and check name every problem of a bad voice`() throws {
         let rig = CaptureRig()
         let environment = ["HOME=\(rig.folder)", "PATH=/usr/bin:/bin", "LANG=C.UTF-8"] + (try onnxRuntimeEnvironment())
