@@ -21,5 +21,9 @@ let package = Package(
             name: "ReadingFuzzer", dependencies: [.product(name: "UtterPureLayers", package: "Utter")]),
         .executableTarget(
             name: "ScenarioFuzzer", dependencies: [.product(name: "UtterPureLayers", package: "Utter")]),
+        .executableTarget(
+            name: "PiperConfigFuzzer", dependencies: [.product(name: "UtterPureLayers", package: "Utter")]),
+        .executableTarget(
+            name: "ModelEditFuzzer", dependencies: [.product(name: "UtterPureLayers", package: "Utter")]),
     ]
 )

@@ -44,7 +44,13 @@ extension Synthesizer {
                 guard writeSilence(segment.leadingSilence, for: job, writer: &writer, sampleRate: rate) else { return }
             }
             var reportedMarks = Set<Int>()
-            if segment.markup != nil {
+            if let markup = segment.markup, segment.language != nil {
+                // Text in a language the model does not speak: the espeak-ng voice of that language.
+                report(pending)
+                pending.removeAll()
+                guard speakWithEngine(markup, segment: segment, of: job, engine: engine, writer: &writer) else { return }
+                reportedMarks = Set(segment.inlineMarks.indices)
+            } else if segment.markup != nil {
                 let text = NeuralText(segment: segment)
                 let clauses: [PhonemizedClause]
                 do {
@@ -117,6 +123,28 @@ extension Synthesizer {
         guard !isCancelled(job.id) else { return }
         guard writeSilence(job.trailingSilence, for: job, writer: &writer, sampleRate: rate) else { return }
         report([.end(job: job.id, position: sink.writePosition)])
+    }
+
+    /// Speaks one segment with espeak-ng (its language's voice), marks and words placed as the
+    /// engine reports them; false once the job is cancelled.
+    private func speakWithEngine(
+        _ markup: String, segment: SpeechSegment, of job: SynthesisJob, engine: EspeakEngine, writer: inout JobWriter
+    ) -> Bool {
+        selectVoice(for: segment, of: job, engine: engine)
+        engine.apply(job.parameters)
+        var placer = MarkPlacer(job: job.id, segment: segment, base: sink.writePosition, placesWords: job.reportsWords)
+        var output = writer
+        defer { writer = output }
+        let finishesWhenCancelled = markup.utf8.count <= Self.abortableSegmentBytes
+        engine.synthesize(ssml: markup, pauseAtEnd: segment.pausesAtEnd, reportsWords: job.reportsWords) {
+            chunk, engineEvents in
+            guard !self.isCancelled(job.id) else { return finishesWhenCancelled }
+            self.report(placer.place(engineEvents, chunkStart: self.sink.writePosition, count: chunk.count, trimmed: 0))
+            return output.write(chunk, isCancelled: { self.isCancelled(job.id) }) || finishesWhenCancelled
+        }
+        guard !isCancelled(job.id) else { return false }
+        report(placer.finish(at: sink.writePosition))
+        return true
     }
 
     /// The model's samples as 16-bit ones at `outputRate`, scaled to full range as Piper does.

@@ -257,7 +257,7 @@ public final class Synthesizer: Sendable {
 
 extension Synthesizer {
     /// Sets the voice of the segment's language (another voice's for switched text), else the job's.
-    fileprivate func selectVoice(for segment: SpeechSegment, of job: SynthesisJob, engine: EspeakEngine) {
+    func selectVoice(for segment: SpeechSegment, of job: SynthesisJob, engine: EspeakEngine) {
         let name = segment.language.flatMap { job.languageVoices[$0.lowercased()] } ?? job.engineVoice
         do {
             try engine.setVoice(name, variant: job.variant)

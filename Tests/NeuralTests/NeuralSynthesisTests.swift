@@ -239,6 +239,34 @@ struct NeuralSynthesisTests {
         check(neural.map { $0.shifted(by: -Int64(fallbackEnd)) }, against: expected, samples: Array(samples[Int(fallbackEnd)...]))
     }
 
+    @Test func `text in a language the model lacks is spoken by that language's espeak-ng voice`() throws {
+        let tiny = try TinyVoice()
+        let text = "Meeting with たなかさん at three."
+        let rig = try NeuralRig()
+        var job = rig.job("<speak>\(text)</speak>", voice: try voice(tiny))
+        job.segmenter = Segmenter(
+            languageSwitching: LanguageSwitching(
+                messageLanguage: "en-US", voiceScripts: Script.scripts(ofLanguage: "en-US"), isAutomatic: true,
+                availableLanguages: ["en", "en-us", "ja"]))
+        job.languageVoices = ["en": "gmw/en-US", "en-us": "gmw/en-US", "ja": "jpx/ja"]
+        let events = try rig.speak(job)
+        rig.finish()
+        let scalars = Array(text.unicodeScalars)
+        let words = events.compactMap { event -> (String, UInt64)? in
+            guard case .word(_, let range, let position) = event else { return nil }
+            var word = ""
+            word.unicodeScalars.append(contentsOf: scalars[range])
+            return (word, position)
+        }
+        #expect(words.map(\.0) == ["Meeting", "with", "たなかさん", "at", "three"])
+        #expect(zip(words, words.dropFirst()).allSatisfy { $0.1 < $1.1 }, "\(words)")
+        guard case .end(_, let end) = events.last else { return }
+        // The Japanese voice's speech sits between the model's sines: not a sine's full scale.
+        let japanese = rig.store.contents[Int(words[2].1)..<Int(words[3].1)]
+        #expect(japanese.count > 11025 && rootMeanSquare(japanese) > 500 && rootMeanSquare(japanese) < 10000)
+        #expect(Int(end) == rig.store.contents.count)
+    }
+
     @Test func `STOP ends a running inference and the next message is spoken`() throws {
         let slow = try TinyVoice(["--slow"])
         let good = try TinyVoice()
