@@ -183,6 +183,7 @@ let package = Package(
             name: "NeuralTests",
             dependencies: [
                 "OnnxRuntime", "Piper", "Speech", "AudioSinks", "Playback", "SSML", "System", "Voices", "TestSupport",
+                "UtterKit",
                 .product(name: "Logging", package: "swift-log"),
             ],
             exclude: ["make_tiny_piper.py"], swiftSettings: upcoming),

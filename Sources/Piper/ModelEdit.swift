@@ -25,8 +25,27 @@ public enum ModelEdit {
         }
     }
 
+    /// At most this many bytes are added: the edit fits in a buffer with this much spare capacity.
+    public static let growth = 64 + 1024
+
     /// The model with its `Ceil` node's output added to the graph's outputs.
     public static func exposingDurations(_ model: [UInt8]) -> Swift.Result<Result, Problem> {
+        var edited = model
+        return exposeDurations(in: &edited).map { found in
+            Result(model: edited, durationsOutput: found.durationsOutput, inputs: found.inputs, outputs: found.outputs)
+        }
+    }
+
+    /// What the edit found, the model left in its caller's buffer.
+    public struct Found: Equatable, Sendable {
+        public var durationsOutput: String?
+        public var inputs: [String]
+        public var outputs: [String]
+    }
+
+    /// Edits `model` in place (a model of hundreds of megabytes is never held twice: with
+    /// ``growth`` bytes of spare capacity it is not even moved); unchanged on failure.
+    public static func exposeDurations(in model: inout [UInt8]) -> Swift.Result<Found, Problem> {
         var reader = ProtobufReader(bytes: model, range: 0..<model.count)
         var graphField: (start: Int, content: Range<Int>)?
         do {
@@ -61,25 +80,23 @@ public enum ModelEdit {
         } catch {
             return .failure(error)
         }
-        guard ceilOutputs.count == 1, let durations = ceilOutputs.first else {
-            return .success(Result(model: model, durationsOutput: nil, inputs: inputs, outputs: outputs))
+        guard ceilOutputs.count == 1, let durations = ceilOutputs.first, durations.utf8.count <= 1024 else {
+            return .success(Found(durationsOutput: nil, inputs: inputs, outputs: outputs))
         }
         if outputs.contains(durations) {
-            return .success(Result(model: model, durationsOutput: durations, inputs: inputs, outputs: outputs))
+            return .success(Found(durationsOutput: durations, inputs: inputs, outputs: outputs))
         }
         var valueInfo: [UInt8] = []
         appendLengthDelimited(field: 1, Array(durations.utf8), to: &valueInfo)
         var addition: [UInt8] = []
         appendLengthDelimited(field: 12, valueInfo, to: &addition)
-        var edited: [UInt8] = []
-        edited.reserveCapacity(model.count + addition.count + 8)
-        edited += model[0..<graphField.start]
-        appendVarint(UInt64(7 << 3 | 2), to: &edited)
-        appendVarint(UInt64(graphField.content.count + addition.count), to: &edited)
-        edited += model[graphField.content]
-        edited += addition
-        edited += model[graphField.content.upperBound...]
-        return .success(Result(model: edited, durationsOutput: durations, inputs: inputs, outputs: outputs + [durations]))
+        var header: [UInt8] = []
+        appendVarint(UInt64(7 << 3 | 2), to: &header)
+        appendVarint(UInt64(graphField.content.count + addition.count), to: &header)
+        // The addition goes at the graph's end first, so the header's change does not move it.
+        model.insert(contentsOf: addition, at: graphField.content.upperBound)
+        model.replaceSubrange(graphField.start..<graphField.content.lowerBound, with: header)
+        return .success(Found(durationsOutput: durations, inputs: inputs, outputs: outputs + [durations]))
     }
 
     /// The name (field 1) of a ValueInfoProto.

@@ -48,7 +48,7 @@ public struct NeuralText: Equatable, Sendable {
                     if let markIndex = SpeechSegment.inlineMarkIndex(String(name)) {
                         marks.append(Mark(index: markIndex, offset: scalars.count))
                     }
-                } else if tag.hasPrefix("<break") || tag.hasPrefix("</p") || tag.hasPrefix("</s") {
+                } else if tag.hasPrefix("<break") || tag == "</p>" || tag == "</s>" {
                     scalars.append(" ")
                     ranges.append(nil)
                 }

@@ -35,8 +35,11 @@ public struct PiperSentence: Equatable, Sendable {
     static let sentenceEnds: Set<Unicode.Scalar> = [".", "?", "!"]
     static let clauseEnds: Set<Unicode.Scalar> = [",", ":", ";"]
 
-    /// Groups `clauses` of `text` into sentences as Piper does.
-    public static func sentences(text: NeuralText, clauses: [PhonemizedClause]) -> [PiperSentence] {
+    /// Groups `clauses` of `text` into sentences as Piper does. With `firstClauseAlone` a first
+    /// sentence of several clauses ends after its first: it is synthesised, and heard, sooner.
+    public static func sentences(
+        text: NeuralText, clauses: [PhonemizedClause], firstClauseAlone: Bool = false
+    ) -> [PiperSentence] {
         var sentences: [PiperSentence] = []
         var current = PiperSentence(phonemes: [], words: [], marks: [])
         for clause in realigned(clauses, in: text.scalars) {
@@ -61,6 +64,10 @@ public struct PiperSentence: Equatable, Sendable {
             }
             let terminator = text.scalars[consumed].last { !$0.properties.isWhitespace }
             if let terminator, sentenceEnds.contains(terminator) {
+                current.phonemes.append(terminator)
+                sentences.append(current)
+                current = PiperSentence(phonemes: [], words: [], marks: [])
+            } else if let terminator, clauseEnds.contains(terminator), firstClauseAlone && sentences.isEmpty {
                 current.phonemes.append(terminator)
                 sentences.append(current)
                 current = PiperSentence(phonemes: [], words: [], marks: [])

@@ -2,8 +2,8 @@ import Glibc
 import System
 
 /// The whole regular file at `path`, if it holds at most `limit` bytes (a model of hundreds of
-/// megabytes is read in one go: the caller holds it all anyway).
-public func readFile(_ path: String, limit: Int) -> Result<[UInt8], FileError> {
+/// megabytes is read in one go: the caller holds it all anyway), with room for `spare` bytes more.
+public func readFile(_ path: String, limit: Int, spare: Int = 0) -> Result<[UInt8], FileError> {
     let file: RegularFile
     switch openRegularFile(path, for: .reading) {
     case .success(let opened): file = opened
@@ -11,7 +11,9 @@ public func readFile(_ path: String, limit: Int) -> Result<[UInt8], FileError> {
     }
     defer { close(file.descriptor) }
     guard file.size <= limit else { return .failure(.tooLarge(limit: limit)) }
-    var bytes = [UInt8](repeating: 0, count: file.size)
+    var bytes = [UInt8]()
+    bytes.reserveCapacity(file.size + spare)
+    bytes.append(contentsOf: repeatElement(0, count: file.size))
     var filled = 0
     while filled < bytes.count {
         let count = bytes.withUnsafeMutableBytes { read(file.descriptor, $0.baseAddress! + filled, $0.count - filled) }
@@ -20,5 +22,7 @@ public func readFile(_ path: String, limit: Int) -> Result<[UInt8], FileError> {
         guard count > 0 else { break }  // shrank while being read
         filled += count
     }
-    return .success(Array(bytes.prefix(filled)))
+    // In place: a copy would hold the file twice.
+    bytes.removeLast(bytes.count - filled)
+    return .success(bytes)
 }

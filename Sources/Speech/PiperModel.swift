@@ -30,13 +30,13 @@ final class PiperModel {
         case .success(let config): self.config = config
         case .failure(let error): throw NeuralVoiceError("\(voice.config): \(error)")
         }
-        let bytes: [UInt8]
-        switch readFile(voice.model, limit: 2 << 30) {
+        var bytes: [UInt8]
+        switch readFile(voice.model, limit: 2 << 30, spare: ModelEdit.growth) {
         case .success(let read): bytes = read
         case .failure(let error): throw NeuralVoiceError("\(voice.model) cannot be read (\(error))")
         }
-        let edit: ModelEdit.Result
-        switch ModelEdit.exposingDurations(bytes) {
+        let edit: ModelEdit.Found
+        switch ModelEdit.exposeDurations(in: &bytes) {
         case .success(let result): edit = result
         case .failure(let problem): throw NeuralVoiceError("\(voice.model): \(problem)")
         }
@@ -47,7 +47,7 @@ final class PiperModel {
             )
         }
         do {
-            session = try runtime.session(model: edit.model, threads: voice.threads)
+            session = try runtime.session(model: bytes, threads: voice.threads)
         } catch {
             throw NeuralVoiceError("\(voice.model): \(error)")
         }

@@ -59,7 +59,11 @@ extension Synthesizer {
                     logger.warning("\(error); the text is not spoken")
                     clauses = []
                 }
-                for sentence in PiperSentence.sentences(text: text, clauses: clauses) {
+                // The message's first clause alone: its first sound comes sooner.
+                let firstClauseAlone = sink.writePosition == start
+                for sentence in PiperSentence.sentences(
+                    text: text, clauses: clauses, firstClauseAlone: firstClauseAlone)
+                {
                     guard !isCancelled(job.id) else { return }
                     let ids = PhonemeIDs(phonemes: sentence.phonemes, map: model.config.phonemeIDs)
                     for phoneme in ids.missing where model.loggedMissing.insert(phoneme).inserted {

@@ -1,5 +1,6 @@
 import Foundation
 import Piper
+import SSML
 import Testing
 
 @Suite struct PiperVoiceConfigTests {
@@ -70,5 +71,48 @@ import Testing
         #expect(ids.ids == [1, 0, 4, 0, 5, 6, 0, 3, 0, 4, 0, 2])
         #expect(ids.starts == [2, 4, 7, 9, 11])
         #expect(ids.missing == ["?"])
+    }
+}
+
+@Suite struct PiperSentenceTests {
+    /// "Hi there, you. Bye!" as libespeak-ng 1.51 gives it: each clause without its punctuation,
+    /// the pointer past the first letter of the next word.
+    static let text = NeuralText(segment: SpeechSegment(markup: "<speak>Hi there, you. Bye!</speak>"))
+    static let clauses = [
+        PhonemizedClause(phonemes: "hˈaɪ ðɛɹ", text: 0..<11),
+        PhonemizedClause(phonemes: "juː", text: 11..<17),
+        PhonemizedClause(phonemes: "bˈaɪ", text: 17..<19),
+    ]
+
+    @Test func `clauses become Piper's sentences with their punctuation, words at their first phoneme`() {
+        #expect(Self.text.string == "Hi there, you. Bye!")
+        let sentences = PiperSentence.sentences(text: Self.text, clauses: Self.clauses)
+        #expect(sentences.map { String(String.UnicodeScalarView($0.phonemes)) } == ["hˈaɪ ðɛɹ, juː.", "bˈaɪ!"])
+        #expect(sentences[0].words.map(\.text) == [0..<2, 3..<8, 10..<13])
+        #expect(sentences[0].words.map(\.phoneme) == [0, 5, 10])
+        #expect(sentences[1].words.map(\.text) == [15..<18])
+    }
+
+    @Test func `the first clause can be a sentence of its own`() {
+        let sentences = PiperSentence.sentences(text: Self.text, clauses: Self.clauses, firstClauseAlone: true)
+        #expect(sentences.map { String(String.UnicodeScalarView($0.phonemes)) } == ["hˈaɪ ðɛɹ,", "juː.", "bˈaɪ!"])
+    }
+
+    @Test func `an inline mark goes before the word after it`() {
+        let segment = SpeechSegment(markup: "<speak>Hi <mark name=\"m0\"/>there.</speak>", inlineMarks: ["x"])
+        let text = NeuralText(segment: segment)
+        #expect(text.marks.map(\.index) == [0] && text.marks.map(\.offset) == [3])
+        let sentences = PiperSentence.sentences(
+            text: text, clauses: [PhonemizedClause(phonemes: "hˈaɪ ðɛɹ", text: 0..<9)])
+        #expect(sentences[0].marks.map(\.index) == [0] && sentences[0].marks.map(\.phoneme) == [5])
+    }
+
+    @Test func `durations give each phoneme's first sample; without them ids are spread evenly`() {
+        let timed = PiperTimeline(idCount: 4, durations: [1, 2, 0, 3], sampleCount: 6 * 256)
+        #expect(timed.idStarts == [0, 256, 768, 768])
+        let even = PiperTimeline(idCount: 4, durations: nil, sampleCount: 1000)
+        #expect(even.idStarts == [0, 250, 500, 750])
+        let wrongCount = PiperTimeline(idCount: 4, durations: [1, 2], sampleCount: 1000)
+        #expect(wrongCount.idStarts == even.idStarts)
     }
 }
