@@ -223,7 +223,10 @@ public final class OnnxSession: @unchecked Sendable {
         try runtime.check(COnnxRuntime_defaultAllocator(api, &allocator), "allocator")
         func names(
             count counting: (UnsafeRawPointer, OpaquePointer?, UnsafeMutablePointer<Int>) -> OpaquePointer?,
-            name naming: (UnsafeRawPointer, OpaquePointer?, Int, OpaquePointer?, UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>) -> OpaquePointer?
+            name naming: (
+                UnsafeRawPointer, OpaquePointer?, Int, OpaquePointer?,
+                UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>
+            ) -> OpaquePointer?
         ) throws(OnnxRuntimeError) -> [String] {
             var count = 0
             try runtime.check(counting(api, session, &count), "the model's inputs and outputs")
@@ -322,7 +325,10 @@ public final class OnnxSession: @unchecked Sendable {
             }
             var data: UnsafeMutableRawPointer?
             try runtime.check(COnnxRuntime_tensorData(api, value, &data), "output \(outputs[index])")
-            guard let data else { results.append([]); continue }
+            guard let data else {
+                results.append([])
+                continue
+            }
             results.append(Array(UnsafeBufferPointer(start: data.assumingMemoryBound(to: Float.self), count: count)))
         }
         return results

@@ -116,7 +116,8 @@ public struct PiperVoiceConfig: Equatable, Sendable {
                     }
                     for symbol in [PiperVoiceConfig.padding, PiperVoiceConfig.start, PiperVoiceConfig.end]
                     where ids[symbol] == nil {
-                        problems.append("phoneme_id_map has no \(JSONValue.quote(String(symbol))), which Piper models need")
+                        problems.append(
+                            "phoneme_id_map has no \(JSONValue.quote(String(symbol))), which Piper models need")
                     }
                 } else {
                     problems.append("line \(map.line): phoneme_id_map is \(map.quoted), not an object")

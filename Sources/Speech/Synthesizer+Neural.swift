@@ -10,45 +10,60 @@ import Voices
 extension Synthesizer {
     /// Speaks `job` with its neural voice, sentence by sentence: each sentence is synthesised,
     /// its marks and words placed from the model's durations, and written before the next one is
-    /// synthesised, so the first plays while the rest are made. A voice that cannot be loaded
-    /// leaves the job to its fallback espeak-ng voice.
+    /// synthesised, so the first plays while the rest are made. False, with nothing written,
+    /// when the voice cannot be loaded: the job is then its fallback espeak-ng voice's.
     func performNeural(
         _ job: SynthesisJob, voice: NeuralVoice, from jobStart: UInt64, engine: EspeakEngine,
-        models: inout NeuralModels, perform fallback: (SynthesisJob) -> Void
-    ) {
+        models: inout NeuralModels, clips: inout ClipCache
+    ) -> Bool {
         let model: PiperModel
         let control: OnnxRunControl
         switch models.model(for: voice) {
         case .success(let loaded): (model, control) = loaded
         case .failure(let error):
             logger.error("neural voice unavailable, the message is spoken by \(job.engineVoice): \(error)")
-            var plain = job
-            plain.neural = nil
-            fallback(plain)
-            return
+            return false
         }
         let segments = job.segmenter.segments(of: job.ssml)
         var writer = JobWriter(job: job, sink: sink)
         let rate = engine.sampleRate
-        guard writeSilence(job.leadingSilence, for: job, writer: &writer, sampleRate: rate) else { return }
+        guard writeSilence(job.leadingSilence, for: job, writer: &writer, sampleRate: rate) else { return true }
         let start = job.leadingSilence > 0 ? sink.writePosition : jobStart
         report([.audioStart(job: job.id, position: start)])
         // Rate: espeak-ng's words a minute against its normal 175, as the model's length scale.
         let speed = Float(max(80, min(900, job.parameters.wordsPerMinute))) / 175
         let lengthScale = max(0.2, min(5, model.config.lengthScale / speed))
         for segment in segments {
-            var pending = segment.leadingMarks.map { SynthesisEvent.mark(job: job.id, name: $0, position: sink.writePosition) }
+            var pending = segment.leadingMarks.map {
+                SynthesisEvent.mark(job: job.id, name: $0, position: sink.writePosition)
+            }
             if segment.leadingSilence > 0 {
                 report(pending)
                 pending.removeAll()
-                guard writeSilence(segment.leadingSilence, for: job, writer: &writer, sampleRate: rate) else { return }
+                guard writeSilence(segment.leadingSilence, for: job, writer: &writer, sampleRate: rate) else {
+                    return true
+                }
             }
             var reportedMarks = Set<Int>()
-            if let markup = segment.markup, segment.language != nil {
+            if let source = segment.sound,
+                let clip = sound(
+                    source, of: job, clips: &clips, sampleRate: rate, hasFallback: segment.markup != nil)
+            {
+                // An SSML <audio> (a capital's icon): the clip, its fallback text left unspoken.
+                pending.append(.progress(job: job.id, position: sink.writePosition + UInt64(clip.samples.count)))
+                report(pending)
+                pending.removeAll()
+                let complete = clip.samples.withUnsafeBufferPointer { samples in
+                    writer.write(samples, isCancelled: { self.isCancelled(job.id) })
+                }
+                guard complete else { return true }
+            } else if let markup = segment.markup, segment.language != nil {
                 // Text in a language the model does not speak: the espeak-ng voice of that language.
                 report(pending)
                 pending.removeAll()
-                guard speakWithEngine(markup, segment: segment, of: job, engine: engine, writer: &writer) else { return }
+                guard speakWithEngine(markup, segment: segment, of: job, engine: engine, writer: &writer) else {
+                    return true
+                }
                 reportedMarks = Set(segment.inlineMarks.indices)
             } else if segment.markup != nil {
                 let text = NeuralText(segment: segment)
@@ -64,7 +79,7 @@ extension Synthesizer {
                 for sentence in PiperSentence.sentences(
                     text: text, clauses: clauses, firstClauseAlone: firstClauseAlone)
                 {
-                    guard !isCancelled(job.id) else { return }
+                    guard !isCancelled(job.id) else { return true }
                     let ids = PhonemeIDs(phonemes: sentence.phonemes, map: model.config.phonemeIDs)
                     for phoneme in ids.missing where model.loggedMissing.insert(phoneme).inserted {
                         logger.warning(
@@ -72,21 +87,27 @@ extension Synthesizer {
                         )
                     }
                     guard ids.ids.count > 3 else { continue }
-                    logger.debug("neural sentence: \(String(String.UnicodeScalarView(sentence.phonemes)).debugDescription)")
+                    logger.debug(
+                        "neural sentence: \(String(String.UnicodeScalarView(sentence.phonemes)).debugDescription)")
                     neuralRun.begin(job: job.id, control: control)
+                    // A cancel that came before the run was registered finds nothing to end.
+                    guard !isCancelled(job.id) else {
+                        neuralRun.end()
+                        return true
+                    }
                     let result: (samples: [Float], durations: [Float]?)
                     do {
                         result = try model.infer(ids.ids, lengthScale: lengthScale, control: control)
                     } catch {
                         neuralRun.end()
                         control.reset()
-                        if isCancelled(job.id) { return }
+                        if isCancelled(job.id) { return true }
                         logger.error("neural voice \(voice.model): \(error); a sentence is left out")
                         continue
                     }
                     neuralRun.end()
                     if control.terminated { control.reset() }
-                    guard !isCancelled(job.id) else { return }
+                    guard !isCancelled(job.id) else { return true }
                     let samples = Self.pcm(result.samples, from: model.config.sampleRate, to: rate)
                     let timeline = PiperTimeline(
                         idCount: ids.ids.count, durations: result.durations, sampleCount: samples.count)
@@ -95,7 +116,11 @@ extension Synthesizer {
                     for mark in sentence.marks where mark.index < segment.inlineMarks.count {
                         let sample = timeline.sample(ofPhoneme: mark.phoneme, in: ids)
                         placed.append(
-                            (sample, .mark(job: job.id, name: segment.inlineMarks[mark.index], position: base + UInt64(sample))))
+                            (
+                                sample,
+                                .mark(
+                                    job: job.id, name: segment.inlineMarks[mark.index], position: base + UInt64(sample))
+                            ))
                         reportedMarks.insert(mark.index)
                     }
                     if job.reportsWords {
@@ -114,19 +139,20 @@ extension Synthesizer {
                     let complete = samples.withUnsafeBufferPointer { buffer in
                         writer.write(buffer, isCancelled: { self.isCancelled(job.id) })
                     }
-                    guard complete else { return }
+                    guard complete else { return true }
                 }
             }
-            guard !isCancelled(job.id) else { return }
+            guard !isCancelled(job.id) else { return true }
             // Marks no sentence carried (a segment with nothing to say) come after it.
             for (index, name) in segment.inlineMarks.enumerated() where !reportedMarks.contains(index) {
                 pending.append(.mark(job: job.id, name: name, position: sink.writePosition))
             }
             report(pending)
         }
-        guard !isCancelled(job.id) else { return }
-        guard writeSilence(job.trailingSilence, for: job, writer: &writer, sampleRate: rate) else { return }
+        guard !isCancelled(job.id) else { return true }
+        guard writeSilence(job.trailingSilence, for: job, writer: &writer, sampleRate: rate) else { return true }
         report([.end(job: job.id, position: sink.writePosition)])
+        return true
     }
 
     /// Speaks one segment with espeak-ng (its language's voice), marks and words placed as the

@@ -121,8 +121,12 @@ public final class Synthesizer: Sendable {
             guard !isCancelled(job.id) else { continue }
             let start = beginJob(job)
             if job.soundFiles.isEmpty, let voice = job.neural {
-                performNeural(job, voice: voice, from: start, engine: engine, models: &neuralModels) {
-                    self.perform($0, from: start, engine: engine, clips: &clips, readers: &readers)
+                let spoken = performNeural(
+                    job, voice: voice, from: start, engine: engine, models: &neuralModels, clips: &clips)
+                if !spoken {
+                    var plain = job
+                    plain.neural = nil
+                    perform(plain, from: start, engine: engine, clips: &clips, readers: &readers)
                 }
             } else if job.soundFiles.isEmpty {
                 perform(job, from: start, engine: engine, clips: &clips, readers: &readers)
@@ -267,7 +271,7 @@ extension Synthesizer {
     }
 
     /// The clip an `<audio src>` names, or nil (logged) when none of its candidate files plays.
-    fileprivate func sound(
+    func sound(
         _ source: String, of job: SynthesisJob, clips: inout ClipCache, sampleRate: Int, hasFallback: Bool
     ) -> SoundClip? {
         let candidates = SoundLocator.candidates(for: source, folders: job.soundFolders)

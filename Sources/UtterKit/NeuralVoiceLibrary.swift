@@ -84,7 +84,8 @@ package enum NeuralVoiceLibrary {
             {
                 guard !names.contains(voice.name.lowercased()), !names.contains(voice.identifier.lowercased()) else {
                     logger.warning(
-                        "neural voice at \(folder) left out: its name \(voice.name.debugDescription) is taken by another voice")
+                        "neural voice at \(folder) left out: its name \(voice.name.debugDescription) is taken by another voice"
+                    )
                     continue
                 }
                 names.formUnion([voice.name.lowercased(), voice.identifier.lowercased()])

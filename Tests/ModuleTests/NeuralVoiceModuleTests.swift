@@ -64,7 +64,8 @@ private func joeRig(_ rig: borrowing CaptureRig) throws -> String {
         let events = try #require(module.expect("702 END\n", within: 60))
         #expect(
             events
-                == "701 BEGIN\n700-__spd_0\n700 INDEX MARK\n700-__spd_1\n700 INDEX MARK\n700-__spd_2\n700 INDEX MARK\n702 END\n")
+                == "701 BEGIN\n700-__spd_0\n700 INDEX MARK\n700-__spd_1\n700 INDEX MARK\n700-__spd_2\n700 INDEX MARK\n702 END\n"
+        )
         module.send("QUIT\n")
         _ = module.expect("210 OK QUIT\n")
         let samples = rig.samples()
@@ -81,7 +82,8 @@ private func joeRig(_ rig: borrowing CaptureRig) throws -> String {
             ["HOME=\(rig.folder)", "PATH=/usr/bin:/bin", "LANG=C.UTF-8"]
             + (try onnxRuntimeEnvironment())
         let text = "The quick brown fox jumps over the lazy dog."
-        let neural = ChildProcess.run([utter, "say", "-v", "joe", "-o", rig.folder + "/joe.wav", text], environment: environment)
+        let neural = ChildProcess.run(
+            [utter, "say", "-v", "joe", "-o", rig.folder + "/joe.wav", text], environment: environment)
         #expect(neural.status == 0, "\(neural.standardError)")
         let espeak = ChildProcess.run(
             [utter, "say", "-v", "English (America)", "-o", rig.folder + "/espeak.wav", text], environment: environment)
@@ -121,7 +123,8 @@ private func joeRig(_ rig: borrowing CaptureRig) throws -> String {
         #expect(add.status == 0, "\(add.standardError)")
         let installed = rig.folder + "/.local/share/utter/voices/joe"
         #expect(add.standardOutput.contains("# Model card for joe"), "the model card is shown")
-        #expect(add.standardOutput.contains("joe (en-US, 22050 Hz, 1 speaker, phonemes by espeak-ng's en-us; loaded in "))
+        #expect(
+            add.standardOutput.contains("joe (en-US, 22050 Hz, 1 speaker, phonemes by espeak-ng's en-us; loaded in "))
         #expect(add.standardOutput.contains("marks where heard (durations)) installed in \(installed)."))
         #expect(FileSystem.isRegularFile(installed + "/en_US-joe-medium.onnx.json"))
         #expect(FileSystem.isRegularFile(installed + "/MODEL_CARD"))
@@ -141,7 +144,10 @@ private func joeRig(_ rig: borrowing CaptureRig) throws -> String {
         let base = ["HOME=\(rig.folder)", "PATH=/usr/bin:/bin", "LANG=C.UTF-8"]
         let missing = ChildProcess.run(
             [utter, "status"], environment: base + ["UTTER_ONNXRUNTIME=/nonexistent/libonnxruntime.so.1"])
-        #expect(missing.standardOutput.contains("PROBLEM neural voices: joe installed, but not offered: ONNX Runtime not found ("), "\(missing.standardOutput)")
+        #expect(
+            missing.standardOutput.contains(
+                "PROBLEM neural voices: joe installed, but not offered: ONNX Runtime not found ("),
+            "\(missing.standardOutput)")
         #expect(missing.standardOutput.contains("  fix: pip install --user onnxruntime"))
         let found = ChildProcess.run([utter, "status"], environment: base + (try onnxRuntimeEnvironment()))
         #expect(found.standardOutput.contains("ok neural voices: joe on ONNX Runtime "), "\(found.standardOutput)")
@@ -155,13 +161,15 @@ private func joeRig(_ rig: borrowing CaptureRig) throws -> String {
         writeFile(rig.folder + "/bad/bad.onnx.json", "{\"audio\": {\"sample_rate\": 22050}}")
         let add = ChildProcess.run([utter, "voice", "add", rig.folder + "/bad/bad.onnx"], environment: environment)
         #expect(add.status == 1)
-        #expect(add.standardError.contains("\(rig.folder)/bad/bad.onnx.json: espeak is missing"), "\(add.standardError)")
+        #expect(
+            add.standardError.contains("\(rig.folder)/bad/bad.onnx.json: espeak is missing"), "\(add.standardError)")
         #expect(add.standardError.contains("bad.onnx.json: phoneme_id_map is missing"))
         #expect(!FileSystem.exists(rig.folder + "/.local/share/utter/voices/bad"), "nothing half installed")
         writeFile(rig.folder + "/bad/bad.onnx.json", TinyJSON.minimal)
         let check = ChildProcess.run([utter, "voice", "check", rig.folder + "/bad"], environment: environment)
         #expect(check.status == 1)
-        #expect(check.standardOutput.contains("\(rig.folder)/bad/bad.onnx: not an ONNX model ("), "\(check.standardOutput)")
+        #expect(
+            check.standardOutput.contains("\(rig.folder)/bad/bad.onnx: not an ONNX model ("), "\(check.standardOutput)")
     }
 }
 

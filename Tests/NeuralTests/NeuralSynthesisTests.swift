@@ -1,16 +1,17 @@
-import Foundation
 import AudioSinks
+import Foundation
 import Glibc
 import Logging
 import OnnxRuntime
 import Piper
 import Playback
 import SSML
-@testable import Speech
 import System
 import TestSupport
 import Testing
 import Voices
+
+@testable import Speech
 
 /// Log lines kept for the test to read.
 final class LogLines: Sendable {
@@ -113,9 +114,11 @@ struct Expected {
             let text = NeuralText(segment: segment)
             let clauses = try engine.phonemes(of: text.string, voice: "en-us")
             for sentence in PiperSentence.sentences(text: text, clauses: clauses, firstClauseAlone: offset == 0) {
-                let ids = PhonemeIDs(phonemes: sentence.phonemes, map: [:].merging(
-                    sentence.phonemes.map { ($0, [TinyVoice.id(of: $0)]) } + [("_", [0]), ("^", [1]), ("$", [2])],
-                    uniquingKeysWith: { a, _ in a }))
+                let ids = PhonemeIDs(
+                    phonemes: sentence.phonemes,
+                    map: [:].merging(
+                        sentence.phonemes.map { ($0, [TinyVoice.id(of: $0)]) } + [("_", [0]), ("^", [1]), ("$", [2])],
+                        uniquingKeysWith: { a, _ in a }))
                 let frames = ids.ids.map { TinyVoice.frames($0, lengthScale: lengthScale) }
                 let length = frames.reduce(0, +) * 256
                 func sample(_ phoneme: Int) -> Int {
@@ -226,7 +229,8 @@ struct NeuralSynthesisTests {
         let neural = try rig.speak(rig.job(Self.ssml, voice: try voice(good)))
         rig.finish()
         let problem = rig.logs.all.first { $0.contains("neural voice unavailable") } ?? "none"
-        #expect(problem.contains("the message is spoken by gmw/en-US") && problem.contains(logged), "\(what): \(problem)")
+        #expect(
+            problem.contains("the message is spoken by gmw/en-US") && problem.contains(logged), "\(what): \(problem)")
         guard case .end(_, let fallbackEnd) = fallback.last else {
             Issue.record("\(what): the fallback did not end: \(fallback)")
             return
@@ -236,7 +240,9 @@ struct NeuralSynthesisTests {
         #expect(rootMeanSquare(rig.store.contents[0..<Int(fallbackEnd)]) > 500)
         #expect(Int(fallbackEnd) == afterFallback)
         let samples = rig.store.contents
-        check(neural.map { $0.shifted(by: -Int64(fallbackEnd)) }, against: expected, samples: Array(samples[Int(fallbackEnd)...]))
+        check(
+            neural.map { $0.shifted(by: -Int64(fallbackEnd)) }, against: expected,
+            samples: Array(samples[Int(fallbackEnd)...]))
     }
 
     @Test func `text in a language the model lacks is spoken by that language's espeak-ng voice`() throws {
@@ -265,6 +271,26 @@ struct NeuralSynthesisTests {
         let japanese = rig.store.contents[Int(words[2].1)..<Int(words[3].1)]
         #expect(japanese.count > 11025 && rootMeanSquare(japanese) > 500 && rootMeanSquare(japanese) < 10000)
         #expect(Int(end) == rig.store.contents.count)
+    }
+
+    @Test func `an SSML audio clip plays between the model's sentences, its fallback text unspoken`() throws {
+        let tiny = try TinyVoice()
+        let tone = (0..<4410).map { Int16(8000 * sin(Double($0) * 0.1)) }
+        let clip = tiny.folder.file("tone.wav")
+        #expect(SoundFileContents.writeWAV(tone, sampleRate: 22050, to: clip))
+        let rig = try NeuralRig()
+        let events = try rig.speak(
+            rig.job("<speak>Hello. <audio src=\"\(clip)\">not spoken</audio> Good night.</speak>", voice: try voice(tiny)))
+        rig.finish()
+        let samples = rig.store.contents
+        let words = events.compactMap { if case .word(_, let text, let position) = $0 { (text, position) } else { nil } }
+        // "Hello. not spoken Good night.": the fallback's words are not spoken.
+        #expect(words.map(\.0) == [0..<5, 18..<22, 23..<28])
+        guard words.count == 3 else { return }
+        // The clip, sample for sample, after "Hello." and before the sentence of "Good".
+        let between = Array(samples[Int(words[0].1)..<Int(words[1].1)])
+        let found = (0...(between.count - tone.count)).first { between[$0..<($0 + tone.count)].elementsEqual(tone) }
+        #expect(found != nil, "the clip is played as it is")
     }
 
     @Test func `STOP ends a running inference and the next message is spoken`() throws {

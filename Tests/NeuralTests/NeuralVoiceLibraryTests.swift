@@ -18,7 +18,8 @@ import Voices
     static let espeak = VoiceCatalogue(voices: [
         Voice(
             name: "German", identifier: "espeak-ng:gmw/de",
-            primaryLanguages: [Voice.Language(tag: LanguageTag("de")!, priority: 5)], kind: .espeak(engineName: "gmw/de"))
+            primaryLanguages: [Voice.Language(tag: LanguageTag("de")!, priority: 5)],
+            kind: .espeak(engineName: "gmw/de"))
     ])
 
     @Test func `a multi-speaker model is one voice per speaker, by name and id`() throws {

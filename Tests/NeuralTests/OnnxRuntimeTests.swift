@@ -16,7 +16,8 @@ import Testing
     }
 
     @Test func `a missing or foreign library is refused with its reason`() {
-        guard case .failure(let error) = OnnxRuntime.load(candidates: ["/nonexistent/libonnxruntime.so.1", "libc.so.6"])
+        guard
+            case .failure(let error) = OnnxRuntime.load(candidates: ["/nonexistent/libonnxruntime.so.1", "libc.so.6"])
         else {
             Issue.record("loaded")
             return

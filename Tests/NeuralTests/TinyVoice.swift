@@ -62,7 +62,8 @@ struct TinyVoice {
         let script = "\(#filePath)".split(separator: "/").dropLast().joined(separator: "/")
         let result = ChildProcess.run(["/usr/bin/python3", "/\(script)/make_tiny_piper.py", model] + options)
         guard result.status == 0 else {
-            throw SpawnError(what: "make_tiny_piper.py (is python3-onnx installed?): \(result.standardError)", code: EIO)
+            throw SpawnError(
+                what: "make_tiny_piper.py (is python3-onnx installed?): \(result.standardError)", code: EIO)
         }
         writeFile(config, json)
     }
