@@ -11,18 +11,22 @@ public func readFile(_ path: String, limit: Int, spare: Int = 0) -> Result<[UInt
     }
     defer { close(file.descriptor) }
     guard file.size <= limit else { return .failure(.tooLarge(limit: limit)) }
-    var bytes = [UInt8]()
-    bytes.reserveCapacity(file.size + spare)
-    bytes.append(contentsOf: repeatElement(0, count: file.size))
-    var filled = 0
-    while filled < bytes.count {
-        let count = bytes.withUnsafeMutableBytes { read(file.descriptor, $0.baseAddress! + filled, $0.count - filled) }
-        if count < 0 && errno == EINTR { continue }
-        guard count >= 0 else { return .failure(.system(Errno(errno))) }
-        guard count > 0 else { break }  // shrank while being read
-        filled += count
+    var failure: Errno?
+    // Read straight into the array's storage: no pass over hundreds of megabytes to zero them first.
+    let bytes = [UInt8](unsafeUninitializedCapacity: file.size + spare) { buffer, initialized in
+        var filled = 0
+        while filled < file.size {
+            let count = read(file.descriptor, buffer.baseAddress! + filled, file.size - filled)
+            if count < 0 && errno == EINTR { continue }
+            guard count >= 0 else {
+                failure = Errno(errno)
+                break
+            }
+            guard count > 0 else { break }  // shrank while being read
+            filled += count
+        }
+        initialized = filled
     }
-    // In place: a copy would hold the file twice.
-    bytes.removeLast(bytes.count - filled)
+    if let failure { return .failure(.system(failure)) }
     return .success(bytes)
 }
