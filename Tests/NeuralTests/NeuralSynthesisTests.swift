@@ -41,8 +41,15 @@ final class NeuralRig {
     private var nextJob: UInt64 = 0
     private var finished = false
 
-    init() throws {
-        EngineTurns.takeBlocking()
+    /// A rig once the engine is free: waits for it without holding a thread of the test pool,
+    /// which a test that holds the engine may need to finish.
+    static func start() async throws -> NeuralRig {
+        await EngineTurns.take()
+        return try NeuralRig()
+    }
+
+    /// Takes over the engine turn the caller holds.
+    private init() throws {
         do {
             let engine = try EspeakEngine()
             let sink = RenderedSink(store: store, sampleRate: engine.sampleRate, wake: wake)
@@ -105,9 +112,14 @@ struct Expected {
     var words: [(text: Range<Int>, sample: Int)] = []
     var marks: [(name: String, sample: Int)] = []
 
-    init(_ ssml: String, lengthScale: Float = 1, proportional: Bool = false) throws {
-        EngineTurns.takeBlocking()
+    /// Waits for the engine without holding a thread of the test pool.
+    static func of(_ ssml: String, lengthScale: Float = 1, proportional: Bool = false) async throws -> Expected {
+        await EngineTurns.take()
         defer { EngineTurns.release() }
+        return try Expected(ssml, lengthScale: lengthScale, proportional: proportional)
+    }
+
+    private init(_ ssml: String, lengthScale: Float, proportional: Bool) throws {
         let engine = try EspeakEngine()
         var offset = 0
         for segment in Segmenter().segments(of: ssml) where segment.markup != nil {
@@ -169,31 +181,31 @@ struct NeuralSynthesisTests {
         #expect(rootMeanSquare(samples[Int(start)...]) > 10000, "the sine, scaled to full range")
     }
 
-    @Test func `words and marks sit on the first sample of their phonemes' frames`() throws {
+    @Test func `words and marks sit on the first sample of their phonemes' frames`() async throws {
         let tiny = try TinyVoice()
-        let expected = try Expected(Self.ssml)
+        let expected = try await Expected.of(Self.ssml)
         #expect(expected.sentenceLengths.count == 3, "the first clause alone, then one inference per sentence")
         #expect(expected.words.map(\.text) == [0..<5, 6..<11, 13..<17, 18..<21, 22..<25, 27..<31, 32..<37])
         #expect(expected.marks.map(\.name) == ["here"] && expected.marks[0].sample == expected.words[1].sample)
-        let rig = try NeuralRig()
+        let rig = try await NeuralRig.start()
         let events = try rig.speak(rig.job(Self.ssml, voice: try voice(tiny)))
         rig.finish()
         check(events, against: expected, samples: rig.store.contents)
     }
 
-    @Test func `a model without durations spreads words evenly over the ids`() throws {
+    @Test func `a model without durations spreads words evenly over the ids`() async throws {
         let tiny = try TinyVoice(["--no-ceil"])
-        let expected = try Expected(Self.ssml, proportional: true)
-        let rig = try NeuralRig()
+        let expected = try await Expected.of(Self.ssml, proportional: true)
+        let rig = try await NeuralRig.start()
         let events = try rig.speak(rig.job(Self.ssml, voice: try voice(tiny)))
         rig.finish()
         check(events, against: expected, samples: rig.store.contents)
     }
 
-    @Test func `the rate scales the phonemes' length`() throws {
+    @Test func `the rate scales the phonemes' length`() async throws {
         let tiny = try TinyVoice()
-        let expected = try Expected(Self.ssml, lengthScale: 0.5)
-        let rig = try NeuralRig()
+        let expected = try await Expected.of(Self.ssml, lengthScale: 0.5)
+        let rig = try await NeuralRig.start()
         let events = try rig.speak(rig.job(Self.ssml, voice: try voice(tiny), wordsPerMinute: 350))
         rig.finish()
         check(events, against: expected, samples: rig.store.contents)
@@ -208,7 +220,7 @@ struct NeuralSynthesisTests {
     ])
     func `a voice that cannot load is named, the fallback voice speaks, the next message is neural`(
         _ what: String, _ kind: String, _ logged: String
-    ) throws {
+    ) async throws {
         let bad = try TinyVoice(
             kind == "inputs" ? ["--rename-input", "text"] : [],
             json: kind == "json"
@@ -222,8 +234,8 @@ struct NeuralSynthesisTests {
             writeBytes(bad.model, Array(bytes.prefix(bytes.count - 40)))
         }
         let good = try TinyVoice()
-        let expected = try Expected(Self.ssml)
-        let rig = try NeuralRig()
+        let expected = try await Expected.of(Self.ssml)
+        let rig = try await NeuralRig.start()
         let fallback = try rig.speak(rig.job(Self.ssml, voice: try voice(bad)))
         let afterFallback = rig.store.contents.count
         let neural = try rig.speak(rig.job(Self.ssml, voice: try voice(good)))
@@ -245,10 +257,10 @@ struct NeuralSynthesisTests {
             samples: Array(samples[Int(fallbackEnd)...]))
     }
 
-    @Test func `text in a language the model lacks is spoken by that language's espeak-ng voice`() throws {
+    @Test func `text in a language the model lacks is spoken by that language's espeak-ng voice`() async throws {
         let tiny = try TinyVoice()
         let text = "Meeting with たなかさん at three."
-        let rig = try NeuralRig()
+        let rig = try await NeuralRig.start()
         var job = rig.job("<speak>\(text)</speak>", voice: try voice(tiny))
         job.segmenter = Segmenter(
             languageSwitching: LanguageSwitching(
@@ -273,12 +285,12 @@ struct NeuralSynthesisTests {
         #expect(Int(end) == rig.store.contents.count)
     }
 
-    @Test func `an SSML audio clip plays between the model's sentences, its fallback text unspoken`() throws {
+    @Test func `an SSML audio clip plays between the model's sentences, its fallback text unspoken`() async throws {
         let tiny = try TinyVoice()
         let tone = (0..<4410).map { Int16(8000 * sin(Double($0) * 0.1)) }
         let clip = tiny.folder.file("tone.wav")
         #expect(SoundFileContents.writeWAV(tone, sampleRate: 22050, to: clip))
-        let rig = try NeuralRig()
+        let rig = try await NeuralRig.start()
         let events = try rig.speak(
             rig.job("<speak>Hello. <audio src=\"\(clip)\">not spoken</audio> Good night.</speak>", voice: try voice(tiny)))
         rig.finish()
@@ -293,11 +305,11 @@ struct NeuralSynthesisTests {
         #expect(found != nil, "the clip is played as it is")
     }
 
-    @Test func `STOP ends a running inference and the next message is spoken`() throws {
+    @Test func `STOP ends a running inference and the next message is spoken`() async throws {
         let slow = try TinyVoice(["--slow"])
         let good = try TinyVoice()
-        let expected = try Expected(Self.ssml)
-        let rig = try NeuralRig()
+        let expected = try await Expected.of(Self.ssml)
+        let rig = try await NeuralRig.start()
         let stopped = rig.job("<speak>This takes seconds. And more.</speak>", voice: try voice(slow))
         rig.synthesizer.submit(stopped)
         var events: [SynthesisEvent] = []

@@ -57,10 +57,12 @@ struct TinyVoice {
         """
     }
 
-    /// Builds the model (`options`: make_tiny_piper.py's flags) and writes its JSON.
+    /// Builds the model (`options`: make_tiny_piper.py's flags) and writes its JSON. Debian's
+    /// python3 without the user's site-packages (`-s`), where a numpy from pip may not suit
+    /// Debian's onnx.
     init(_ options: [String] = [], json: String = TinyVoice.json) throws {
         let script = "\(#filePath)".split(separator: "/").dropLast().joined(separator: "/")
-        let result = ChildProcess.run(["/usr/bin/python3", "/\(script)/make_tiny_piper.py", model] + options)
+        let result = ChildProcess.run(["/usr/bin/python3", "-s", "/\(script)/make_tiny_piper.py", model] + options)
         guard result.status == 0 else {
             throw SpawnError(
                 what: "make_tiny_piper.py (is python3-onnx installed?): \(result.standardError)", code: EIO)
