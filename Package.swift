@@ -13,10 +13,16 @@ let package = Package(
     products: [
         .executable(name: "sd_utter", targets: ["sd_utter"]),
         .executable(name: "utter", targets: ["utter"]),
+        // Figures for bench/render --japanese.
+        .executable(name: "JapaneseReadingBench", targets: ["JapaneseReadingBench"]),
         // The pure layers, for the fuzzers in Fuzz/.
         .library(name: "UtterPureLayers", targets: ["ModuleProtocol", "SSML", "Configuration", "Voices", "Playback", "Reading", "Scenario", "Piper"]),
+        // Mandarin words for the voice (ICU), for its fuzzer in Fuzz/.
+        .library(name: "ChineseReading", targets: ["ChineseReading"]),
         // Speech from any Swift program: `import UtterKit`.
         .library(name: "UtterKit", targets: ["UtterKit"]),
+        // The Japanese reader, for its fuzzer in Fuzz/.
+        .library(name: "JapaneseReading", targets: ["JapaneseReading", "JapaneseKana"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
@@ -46,9 +52,15 @@ let package = Package(
         .systemLibrary(
             name: "CICU", pkgConfig: "icu-uc",
             providers: [.apt(["libicu-dev"])]),
+        // ICU's transliterators (Han-Latin) and word breaks, for Chinese.
+        .systemLibrary(
+            name: "CICUI18N", pkgConfig: "icu-i18n",
+            providers: [.apt(["libicu-dev"])]),
         .systemLibrary(
             name: "CPipeWire", pkgConfig: "libpipewire-0.3",
             providers: [.apt(["libpipewire-0.3-dev"])]),
+        // MeCab, the Japanese morphological analyser. Debian's libmecab-dev has no pkg-config file.
+        .systemLibrary(name: "CMeCab", providers: [.apt(["libmecab-dev"])]),
         // The PipeWire stream as plain C functions: SPA's pod builder and pw_loop's helpers are
         // inline functions and macros Swift cannot import.
         .target(name: "CPipeWireShims", dependencies: ["CPipeWire"]),
@@ -80,6 +92,15 @@ let package = Package(
         // Sentences by ICU's rules and abbreviation lists, corrected for reading aloud.
         .target(name: "Sentences", dependencies: ["CICU"], swiftSettings: upcoming),
 
+        // Japanese words and their kana from MeCab's morphemes: readings, numbers with counters.
+        .target(name: "JapaneseKana", dependencies: ["SSML"], swiftSettings: upcoming),
+        // MeCab's tagger with an IPA dictionary, as a TextReading for Japanese.
+        .target(
+            name: "JapaneseReading", dependencies: ["CMeCab", "JapaneseKana", "SSML", "System"],
+            swiftSettings: upcoming),
+        // Mandarin in Han characters as words of pinyin with tone numbers, for espeak-ng's pinyin voice.
+        .target(name: "ChineseReading", dependencies: ["CICUI18N", "SSML"], swiftSettings: upcoming),
+
         // The scenario of `utter play`: JSON read with lines kept, checked, and the player's logic.
         .target(name: "Scenario", swiftSettings: upcoming),
 
@@ -103,7 +124,7 @@ let package = Package(
             name: "Speech",
             dependencies: [
                 "CEspeakNG", "AudioSinks", "Playback", "System", "SoundFiles", "RegularFiles", "SSML", "Voices",
-                "OnnxRuntime", "Piper",
+                "OnnxRuntime", "Piper", "JapaneseReading", "ChineseReading",
                 .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: upcoming),
@@ -138,7 +159,7 @@ let package = Package(
             dependencies: [
                 "UtterKit", "SpeechDispatcherClient", "AudioOutput", "PulseOutput", "Configuration", "RegularFiles",
                 "System", "SSML",
-                "Voices", "SoundFiles", "Reading", "Sentences", "Scenario", "Piper", "OnnxRuntime",
+                "Voices", "SoundFiles", "Reading", "Sentences", "Scenario", "Piper", "OnnxRuntime", "JapaneseReading",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "RealModule", package: "swift-numerics"),
             ],
@@ -147,6 +168,10 @@ let package = Package(
             name: "utter",
             dependencies: ["UtterCLI", .product(name: "ArgumentParser", package: "swift-argument-parser")],
             swiftSettings: upcoming),
+
+        .executableTarget(
+            name: "JapaneseReadingBench", dependencies: ["JapaneseReading", "SSML", "System"],
+            path: "Benchmarks/JapaneseReadingBench", swiftSettings: upcoming),
 
         // What the tests share: temporary folders, sound files, processes, seeded randomness.
         .target(name: "CTestShims", path: "Tests/CTestShims"),
@@ -160,7 +185,13 @@ let package = Package(
         .testTarget(name: "VoicesTests", dependencies: ["Voices"], swiftSettings: upcoming),
         .testTarget(name: "PiperTests", dependencies: ["Piper", "SSML"], swiftSettings: upcoming),
         .testTarget(name: "ReadingTests", dependencies: ["Reading"], swiftSettings: upcoming),
+        .testTarget(
+            name: "JapaneseReadingTests", dependencies: ["JapaneseReading", "JapaneseKana", "SSML", "TestSupport"],
+            swiftSettings: upcoming),
         .testTarget(name: "SentencesTests", dependencies: ["Sentences"], swiftSettings: upcoming),
+        .testTarget(
+            name: "ChineseReadingTests", dependencies: ["ChineseReading", "SSML", "TestSupport"],
+            exclude: ["Sentences.tsv"], swiftSettings: upcoming),
         .testTarget(name: "PlaybackTests", dependencies: ["Playback", "SSML"], swiftSettings: upcoming),
         .testTarget(name: "SystemTests", dependencies: ["System"], swiftSettings: upcoming),
         .testTarget(name: "ScenarioTests", dependencies: ["Scenario", "TestSupport"], swiftSettings: upcoming),
@@ -174,8 +205,7 @@ let package = Package(
             dependencies: [
                 "sd_utter", "utter", "UtterModule", "UtterKit", "Speech", "AudioOutput", "PipeWireOutput", "AudioSinks",
                 "System", "Voices", "ModuleProtocol", "Configuration", "SSML", "Playback", "TestSupport", "UtterCLI",
-                "OnnxRuntime",
-                .product(name: "Logging", package: "swift-log"),
+                "OnnxRuntime", "JapaneseReading", .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: upcoming),
         // Neural voices: need ONNX Runtime (PyPI's onnxruntime) and Debian's python3-onnx.

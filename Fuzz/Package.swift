@@ -1,5 +1,5 @@
 // swift-tools-version: 6.1
-// libFuzzer targets for Utter's pure layers. Not part of the main build: build and run them with
+// libFuzzer targets for Utter's pure layers and ChineseReading (ICU). Not part of the main build: build and run them with
 // Fuzz/run (see testing.md §5 in the project's shared docs).
 import PackageDescription
 
@@ -20,10 +20,15 @@ let package = Package(
         .executableTarget(
             name: "ReadingFuzzer", dependencies: [.product(name: "UtterPureLayers", package: "Utter")]),
         .executableTarget(
+            name: "ChineseReadingFuzzer", dependencies: [.product(name: "ChineseReading", package: "Utter")]),
+        .executableTarget(
             name: "ScenarioFuzzer", dependencies: [.product(name: "UtterPureLayers", package: "Utter")]),
         .executableTarget(
             name: "PiperConfigFuzzer", dependencies: [.product(name: "UtterPureLayers", package: "Utter")]),
         .executableTarget(
             name: "ModelEditFuzzer", dependencies: [.product(name: "UtterPureLayers", package: "Utter")]),
+        // Not pure: MeCab with the installed dictionary (mecab-ipadic-utf8).
+        .executableTarget(
+            name: "JapaneseReaderFuzzer", dependencies: [.product(name: "JapaneseReading", package: "Utter")]),
     ]
 )

@@ -52,6 +52,8 @@ public struct UtterConfiguration: Equatable, Sendable {
     public var onnxRuntimeLibrary: String?
     /// Threads one neural inference uses (`NeuralThreads`); nil: the cores, at most 4.
     public var neuralThreads: Int?
+    /// The MeCab dictionary folder Japanese is read with; nil: the first known one installed.
+    public var japaneseDictionary: String?
 
     public init() {}
 
@@ -123,6 +125,9 @@ public struct UtterConfiguration: Equatable, Sendable {
         case "latinlanguage":
             guard let value = single(), LanguageCode.isTag(value) else { return expected("one language tag (en)") }
             latinLanguage = value
+        case "japanesedictionary":
+            guard let value = single(), !value.isEmpty else { return expected("one folder path") }
+            japaneseDictionary = value
         case "audiobackend":
             guard let value = single(), let backend = AudioBackend(rawValue: value.lowercased()) else {
                 return expected("one of " + AudioBackend.allCases.map(\.rawValue).joined(separator: ", "))

@@ -26,6 +26,9 @@ public struct Segmenter: Sendable {
     /// How text in other scripts and in other languages (`xml:lang`) goes to other voices; nil:
     /// the message's voice reads everything, and the engine follows `xml:lang` itself.
     public var languageSwitching: LanguageSwitching?
+    /// The languages whose text goes to the reader; nil: every language it reads. The voice that
+    /// speaks a language must read what its reader makes (Mandarin's pinyin only one voice reads).
+    public var readLanguages: Set<String>?
 
     public init(
         spellsText: Bool = false, capitals: Capitals = .none, engineVoiceNames: [String: String] = [:],
@@ -312,6 +315,7 @@ private struct Builder {
     /// words `reader` makes of it for language `readAs`.
     mutating func addPlain(_ text: String, at offset: Int, readAs: String?) {
         if let readAs, reader != nil, reader!.languages.contains(Self.primary(readAs)),
+            options.readLanguages?.contains(Self.primary(readAs)) ?? true,
             text.unicodeScalars.contains(where: { Script.of($0) != nil })
         {
             addRead(text, at: offset, language: Self.primary(readAs))

@@ -110,7 +110,14 @@ public final class EspeakEngine {
                     primaryLanguages: [primary], supportedLanguages: Array(languages.dropFirst()),
                     kind: .espeak(engineName: identifier)))
         }
-        return voices
+        return EspeakVoiceQuirks.corrected(voices, version: version)
+    }
+
+    /// The library's version, such as `1.51`.
+    public var version: String {
+        var path: UnsafePointer<CChar>?
+        guard let text = espeak_Info(&path) else { return "" }
+        return String(cString: text)
     }
 
     /// Selects `engineName` with `variant` (`none` or nil: the voice's own sound).

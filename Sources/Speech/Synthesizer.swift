@@ -24,17 +24,21 @@ public final class Synthesizer: Sendable {
     private let engineBox: EngineBox
     /// The neural inference under way, which a cancel ends.
     let neuralRun = NeuralRunSlot()
+    private let japaneseDictionary: String?
     /// Segments longer than this are aborted when cancelled; shorter ones run to their end.
     static let abortableSegmentBytes = 4096
     /// At most this many zero samples are dropped from the start of a message (15 ms at 22,050 Hz).
     static let trimmableLeadingSilence = 331
 
     /// Takes over `engine`: from `start()` on, only the synth thread uses it. Reports wake
-    /// `controlWake`.
-    public init(engine: consuming EspeakEngine, sink: any SampleSink, controlWake: EventFD, logger: Logger)
-        throws(Errno)
-    {
+    /// `controlWake`. Japanese is read with the MeCab dictionary in `japaneseDictionary` (nil:
+    /// the first known one installed).
+    public init(
+        engine: consuming EspeakEngine, sink: any SampleSink, controlWake: EventFD, logger: Logger,
+        japaneseDictionary: String? = nil
+    ) throws(Errno) {
         self.engineBox = EngineBox(engine)
+        self.japaneseDictionary = japaneseDictionary
         self.sink = sink
         self.controlWake = controlWake
         self.logger = logger
@@ -96,7 +100,7 @@ public final class Synthesizer: Sendable {
     private func run() {
         let engine = engineBox.engine
         var clips = ClipCache()
-        var readers = TextReaders(logger: logger)
+        let readers = TextReaders(logger: logger, japaneseDictionary: japaneseDictionary)
         var neuralModels = NeuralModels()
         while !isShuttingDown.load(ordering: .acquiring) {
             if isDevicePreparationRequested.exchange(false, ordering: .acquiringAndReleasing) {
@@ -126,10 +130,10 @@ public final class Synthesizer: Sendable {
                 if !spoken {
                     var plain = job
                     plain.neural = nil
-                    perform(plain, from: start, engine: engine, clips: &clips, readers: &readers)
+                    perform(plain, from: start, engine: engine, clips: &clips, readers: readers)
                 }
             } else if job.soundFiles.isEmpty {
-                perform(job, from: start, engine: engine, clips: &clips, readers: &readers)
+                perform(job, from: start, engine: engine, clips: &clips, readers: readers)
             } else {
                 play(job, from: start, clips: &clips, sampleRate: engine.sampleRate)
             }
@@ -175,7 +179,7 @@ public final class Synthesizer: Sendable {
 
     private func perform(
         _ job: SynthesisJob, from jobStart: UInt64, engine: EspeakEngine, clips: inout ClipCache,
-        readers: inout TextReaders
+        readers: TextReaders
     ) {
         do {
             try engine.setVoice(job.engineVoice, variant: job.variant)

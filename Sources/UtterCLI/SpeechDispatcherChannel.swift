@@ -1,3 +1,4 @@
+import JapaneseReading
 import RealModule
 import SSML
 import SpeechDispatcherClient
@@ -18,7 +19,7 @@ final class SpeechDispatcherChannel: SpeechChannel {
 
     func speak(_ utterance: Utterance) -> AsyncStream<SpeechEvent> {
         let (stream, continuation) = AsyncStream.makeStream(of: SpeechEvent.self, bufferingPolicy: .unbounded)
-        let message = Self.message(for: utterance)
+        let message = Self.message(for: utterance, reader: reader(for: utterance.text))
         guard let events = connection.say(ssml: message.ssml, settings: settings(for: utterance)) else {
             continuation.yield(.cancelled)
             continuation.finish()
@@ -44,6 +45,15 @@ final class SpeechDispatcherChannel: SpeechChannel {
             continuation.finish()
         }
         return stream
+    }
+
+    /// What cuts Japanese text into its words for the marks: MeCab, opened for the message (a few
+    /// milliseconds); nil without a dictionary, and then its runs between punctuation are its words.
+    private func reader(for text: String) -> JapaneseReader? {
+        guard text.unicodeScalars.contains(where: { Script.of($0) == .kana || Script.of($0) == .han }) else {
+            return nil
+        }
+        return try? JapaneseReader()
     }
 
     /// The server pauses at its next index mark, which is the next word.
@@ -78,7 +88,9 @@ final class SpeechDispatcherChannel: SpeechChannel {
 
     /// The SSML sent for `utterance` and the ranges of the words its marks stand before. An SSML
     /// utterance goes as written, its own marks reported as marks.
-    static func message(for utterance: Utterance) -> (ssml: String, words: [Range<String.Index>]) {
+    static func message(for utterance: Utterance, reader: (any TextReading)? = nil) -> (
+        ssml: String, words: [Range<String.Index>]
+    ) {
         func pause(_ seconds: Double) -> String {
             seconds > 0 ? "<break time=\"\(Int((seconds * 1000).rounded()))ms\"/>" : ""
         }
@@ -93,7 +105,7 @@ final class SpeechDispatcherChannel: SpeechChannel {
                 + String(ssml[close.lowerBound...]), [])
         }
         let text = utterance.text
-        let words = SpokenWords.ranges(in: text)
+        let words = SpokenWords.ranges(in: text, reader: reader)
         var ssml = "<speak>" + before
         var written = text.startIndex
         for (index, word) in words.enumerated() {
@@ -110,13 +122,36 @@ final class SpeechDispatcherChannel: SpeechChannel {
 /// which have no spaces, the runs between their punctuation; without the punctuation around them,
 /// as the engine's own words come.
 enum SpokenWords {
-    static func ranges(in text: String) -> [Range<String.Index>] {
-        runs(in: text).compactMap { run in
+    /// With a `reader`, Japanese runs are cut into the reader's words (MeCab's morphemes), which
+    /// are the words Utter's own engine reports for them.
+    static func ranges(in text: String, reader: (any TextReading)? = nil) -> [Range<String.Index>] {
+        var reader = reader
+        return runs(in: text).flatMap { run -> [Range<String.Index>] in
             let word = text[run]
+            if reader != nil, word.unicodeScalars.contains(where: { Script.of($0) == .kana || Script.of($0) == .han }) {
+                return japaneseWords(in: text, run: run, reader: &reader!)
+            }
             guard let first = word.firstIndex(where: { !$0.isPunctuation }),
                 let last = word.lastIndex(where: { !$0.isPunctuation })
+            else { return [] }
+            return [first..<text.index(after: last)]
+        }
+    }
+
+    /// The reader's words in `run`, those with a letter or digit, as ranges of `text`.
+    private static func japaneseWords(
+        in text: String, run: Range<String.Index>, reader: inout any TextReading
+    ) -> [Range<String.Index>] {
+        let scalars = text.unicodeScalars
+        let indices = Array(scalars[run].indices) + [run.upperBound]
+        return reader.words(of: String(text[run]), language: "ja").compactMap { word in
+            guard word.source.upperBound < indices.count else { return nil }
+            let range = indices[word.source.lowerBound]..<indices[word.source.upperBound]
+            let piece = text[range]
+            guard piece.contains(where: { $0.isLetter || $0.isNumber }),
+                range.lowerBound == piece.startIndex, range.upperBound == piece.endIndex
             else { return nil }
-            return first..<text.index(after: last)
+            return range
         }
     }
 

@@ -1,6 +1,7 @@
 import AudioOutput
 import Configuration
 import OnnxRuntime
+import JapaneseReading
 import PulseOutput
 import RegularFiles
 import Scenario
@@ -41,6 +42,7 @@ struct StatusReport {
         checks.append(defaultModule(speechdConf, settings))
         checks.append(server())
         checks.append(contentsOf: audio(settings))
+        checks.append(japanese())
         if let neural = neuralVoices() { checks.append(neural) }
         checks.append(log())
         if let spoken { checks.append(spoken) }
@@ -69,6 +71,28 @@ struct StatusReport {
         return StatusCheck(
             topic: "module", level: .ok,
             message: "sd_utter is installed in " + found.map(folders.shown).joined(separator: " and ") + ".")
+    }
+
+    /// Whether Japanese kanji are read: MeCab's dictionary is there and opens.
+    private func japanese() -> StatusCheck {
+        guard let dictionary = JapaneseDictionary.installed() else {
+            return StatusCheck(
+                topic: "japanese", level: .note,
+                message: "No MeCab dictionary for Japanese (looked in "
+                    + JapaneseDictionary.known.map(\.path).joined(separator: ", ")
+                    + "): kanji are spelled as \"Chinese letter\", not read.",
+                fix: JapaneseDictionary.installCommand)
+        }
+        let name = dictionary.package.map { " (\($0))" } ?? ""
+        do {
+            _ = try JapaneseReader(dictionary: dictionary)
+        } catch {
+            return StatusCheck(
+                topic: "japanese", level: .problem, message: "\(error)", fix: JapaneseDictionary.installCommand)
+        }
+        return StatusCheck(
+            topic: "japanese", level: .ok,
+            message: "Japanese is read with MeCab and the dictionary in \(dictionary.path)\(name).")
     }
 
     private func speechdSettings() -> (path: String, settings: SpeechdSettings?) {

@@ -40,6 +40,7 @@ struct VoiceListing: ParsableArguments {
         for voice in shown {
             let padding = String(repeating: " ", count: max(1, width - voice.name.count + 2))
             print("\(voice.name)\(padding)\(voice.primaryLanguage)\t\(voice.identifier)")
+            if let note = voice.note { print("    (\(note))") }
         }
     }
 }

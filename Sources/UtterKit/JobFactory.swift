@@ -96,7 +96,18 @@ package struct JobFactory: Sendable {
             soundFolders: configuration.soundIconFolders)
         job.languageVoices = languageVoices
         job.neural = neural
+        job.segmenter.readLanguages = readLanguages(engineVoice: engineVoice, language: language)
         return (job, voice, reason)
+    }
+
+    /// The languages whose readers' words the voices speaking them read: Japanese kana always,
+    /// Mandarin's pinyin only where espeak-ng's pinyin voice speaks it (its other voice reads
+    /// pinyin as English).
+    package func readLanguages(engineVoice: String, language: LanguageTag) -> Set<String> {
+        let chinese: Set<String> = ["zh", "cmn"]
+        let mandarinVoice =
+            chinese.contains(language.primaryLanguage.lowercased()) ? engineVoice : languageVoices["zh"]
+        return mandarinVoice == EspeakVoiceQuirks.mandarinPinyinVoice ? chinese.union(["ja"]) : ["ja"]
     }
 
     /// How the message's text in other scripts goes to other voices.

@@ -27,7 +27,7 @@ package final class SpeechPipeline {
     /// Starts the synth thread on `engine`, writing into the sink `makeSink` makes for the
     /// pipeline's wake and the engine's sample rate.
     package init(
-        engine: consuming EspeakEngine, logger: Logger,
+        engine: consuming EspeakEngine, logger: Logger, japaneseDictionary: String? = nil,
         makeSink: (EventFD, Int) throws -> any SampleSink
     ) throws {
         let wake = try EventFD()
@@ -36,7 +36,8 @@ package final class SpeechPipeline {
         self.sink = sink
         self.logger = logger
         self.startNotice = sink.start()
-        self.synthesizer = try Synthesizer(engine: engine, sink: sink, controlWake: wake, logger: logger)
+        self.synthesizer = try Synthesizer(
+            engine: engine, sink: sink, controlWake: wake, logger: logger, japaneseDictionary: japaneseDictionary)
         try synthesizer.start()
     }
 

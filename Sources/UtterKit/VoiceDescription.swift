@@ -20,6 +20,8 @@ public struct VoiceDescription: Equatable, Sendable {
     /// The further languages it speaks.
     public let supportedLanguages: [String]
     public let kind: Kind
+    /// What a listener should know of it, such as a script it reads badly; nil for most.
+    public let note: String?
 }
 
 extension VoiceDescription {
@@ -34,6 +36,6 @@ extension VoiceDescription {
                 case .clips: .clip
                 case .neural: .neural
                 }
-            }())
+            }(), note: voice.note)
     }
 }

@@ -63,8 +63,10 @@ extension ModuleServer {
     /// output too, when that is the backend, for AUDIO blocks to change its device.
     func makePipeline(engine: consuming EspeakEngine, backend: AudioBackend) throws -> (SpeechPipeline, AudioOutput?) {
         var audio: AudioOutput?
-        let pipeline = try SpeechPipeline(engine: engine, logger: logSink.logger(label: "utter.synth")) {
-            wake, sampleRate in
+        let pipeline = try SpeechPipeline(
+            engine: engine, logger: logSink.logger(label: "utter.synth"),
+            japaneseDictionary: configuration.japaneseDictionary
+        ) { wake, sampleRate in
             switch backend {
             case .pulse:
                 return try SoundSession.pulseSink(configuration: configuration, sampleRate: sampleRate, wake: wake)

@@ -30,11 +30,14 @@ public struct Voice: Equatable, Sendable {
     /// Further languages it can speak.
     public var supportedLanguages: [Language]
     public var kind: Kind
+    /// What a listener should know of it (a language it reads badly), for `utter voices`.
+    public var note: String?
 
     public init(
         name: String, identifier: String, primaryLanguages: [Language], supportedLanguages: [Language] = [],
-        kind: Kind
+        kind: Kind, note: String? = nil
     ) {
+        self.note = note
         self.name = name
         self.identifier = identifier
         self.primaryLanguages = primaryLanguages

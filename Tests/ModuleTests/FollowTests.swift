@@ -57,12 +57,18 @@ import Testing
         #expect(session.screen() == Self.sentence + "\n[exit 0]")
     }
 
+    /// The follow-along app's five languages (en-US, ja-JP, es-ES, fr-FR, de-DE), Japanese with kanji
+    /// followed morpheme by morpheme, and Chinese.
     @Test(arguments: [
-        ("en", "Hello there, how are you?", ["Hello", "there", "how", "are", "you"]),
-        ("de", "Guten Tag, wie geht es Ihnen?", ["Guten", "Tag", "wie", "geht", "es", "Ihnen"]),
-        ("fr", "Bonjour, comment allez vous ce matin?", ["Bonjour", "comment", "allez", "vous", "ce", "matin"]),
-        ("ja", "こんにちは、元気ですか。", ["こんにちは", "元気ですか"]),
-        ("zh", "你好，世界。", ["你", "好", "世", "界"]),
+        ("en-US", "Hello there, how are you?", ["Hello", "there", "how", "are", "you"]),
+        (
+            "ja-JP", "それでは発表します。今日は元気ですか。",
+            ["それでは", "発表", "し", "ます", "今日", "は", "元気", "です", "か"]
+        ),
+        ("es-ES", "Hola, ¿cómo estás esta mañana?", ["Hola", "cómo", "estás", "esta", "mañana"]),
+        ("fr-FR", "Bonjour, comment allez vous ce matin?", ["Bonjour", "comment", "allez", "vous", "ce", "matin"]),
+        ("de-DE", "Guten Tag, wie geht es Ihnen?", ["Guten", "Tag", "wie", "geht", "es", "Ihnen"]),
+        ("zh", "你好，世界。", ["你好", "世界"]),
     ])
     func `the five languages of a language picker are spoken and followed`(
         language: String, text: String, words: [String]

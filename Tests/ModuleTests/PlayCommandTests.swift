@@ -90,6 +90,34 @@ import Testing
             "\(run.standardOutput)")
     }
 
+    @Test func `the presentation app's own scenario plays as written: page 0, a higher pitch, its postDelays`() throws {
+        // A verbatim copy of the app's example (../shared/examples/presentation-scenario.json).
+        let root = String(#filePath.dropLast("/Tests/ModuleTests/PlayCommandTests.swift".count))
+        let scenario = root + "/Examples/Scenarios/presentation-scenario.json"
+        let folder = TemporaryFolder()
+        let output = folder.file("talk.wav")
+        let run = ChildProcess.run([utter, "play", "-o", output, scenario])
+        #expect(run.status == 0, "\(run.standardError)")
+        #expect(run.standardOutput.hasPrefix("Rendered 3 speeches of "), "\(run.standardOutput)")
+        let file = try #require(SoundFileContents(path: output))
+        // Its three speeches: 0.5 s of postDelay after the first two (the file's default), none
+        // after the third (its own postDelay 0), so two quiet stretches of at least 0.5 s.
+        let quiet = quietRuns(file.samples, longerThan: 22050 * 45 / 100)
+        try #require(quiet.count == 2, "\(quiet) in \(file.duration) s")
+        for gap in quiet {
+            #expect(gap.count >= 22050 / 2 && gap.count < 22050, "\(Double(gap.count) / 22050) s between speeches")
+        }
+        let ordinary = Array(file.samples[..<quiet[1].lowerBound])
+        let higher = Array(file.samples[quiet[1].upperBound...])
+        #expect(rootMeanSquare(higher) > 500)
+        // The third speech has pitch 1.6: measurably higher than the two before it.
+        let pitches = [ordinary, higher].map { samples in
+            let estimates = fundamentalFrequencies(samples, sampleRate: file.sampleRate).sorted()
+            return estimates.isEmpty ? 0 : estimates[estimates.count / 2]
+        }
+        #expect(pitches[0] > 0 && pitches[1] / pitches[0] > 1.25, "\(pitches) Hz")
+    }
+
     @Test func `a bad scenario is refused with every problem, and nothing is rendered`() {
         let folder = TemporaryFolder()
         let scenario = folder.file("bad.json")

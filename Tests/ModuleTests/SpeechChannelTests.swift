@@ -1,3 +1,4 @@
+import JapaneseReading
 import Testing
 import UtterKit
 
@@ -10,6 +11,13 @@ import UtterKit
         #expect(words("  \"Hello,\" she said — aujourd'hui!  ") == ["Hello", "she", "said", "aujourd'hui"])
         #expect(words("こんにちは、元気ですか。「はい」") == ["こんにちは", "元気ですか", "はい"])
         #expect(words("你好！世界？") == ["你好", "世界"])
+        // With MeCab, Japanese is cut into the words Utter's engine reports for it.
+        let reader = try? JapaneseReader()
+        #expect(reader != nil, "the Japanese dictionary is installed here")
+        let text = "こんにちは、元気ですか。Hello 3人"
+        #expect(
+            SpokenWords.ranges(in: text, reader: reader).map { String(text[$0]) }
+                == ["こんにちは", "元気", "です", "か", "Hello", "3人"])
         #expect(words(" … ") == [])
     }
 

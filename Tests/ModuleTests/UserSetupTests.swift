@@ -178,6 +178,7 @@ import Testing
                 ok default: Utter is the default module (DefaultModule in ~/.config/speech-dispatcher/speechd.conf).
                 ok server: speech-dispatcher is running (pid N) and lists utter.
                 ok audio: Utter plays through ALSA on "default" (ALSA's default), which opens; sound server: none found.
+                ok japanese: Japanese is read with MeCab and the dictionary in /var/lib/mecab/dic/ipadic-utf8 (mecab-ipadic-utf8).
                 ok log: ~/run/speech-dispatcher/log/utter.log has no errors.
                 ok speech: speech-dispatcher spoke "Utter is working." with Utter.
                 All is well.
@@ -193,7 +194,7 @@ import Testing
             try JSONSerialization.jsonObject(with: Data(json.standardOutput.utf8)) as? [String: Any])
         #expect(parsed["healthy"] as? Bool == true && parsed["version"] as? String == "0.1.0")
         let checks = try #require(parsed["checks"] as? [[String: Any]])
-        #expect(checks.map { $0["topic"] as? String } == ["module", "configuration", "default", "server", "audio", "log"])
+        #expect(checks.map { $0["topic"] as? String } == ["module", "configuration", "default", "server", "audio", "japanese", "log"])
         #expect(checks.allSatisfy { $0["level"] as? String == "ok" && $0["fix"] is NSNull })
     }
 
@@ -219,6 +220,7 @@ import Testing
                 note configuration: ~/.config/speech-dispatcher/modules/utter.conf line 2: unknown setting "NoSuchSetting", skipped.
                 PROBLEM audio: The ALSA device "nosuchdevice" (AudioDevice in ~/.config/speech-dispatcher/modules/utter.conf) does not open: No such file or directory.
                   fix: 'aplay -L' lists the devices: name one with AudioDevice in ~/.config/speech-dispatcher/modules/utter.conf, or start your sound server (sound server: none found).
+                ok japanese: Japanese is read with MeCab and the dictionary in /var/lib/mecab/dic/ipadic-utf8 (mecab-ipadic-utf8).
                 note log: No ~/run/speech-dispatcher/log/utter.log yet: Utter has not run under your server.
                 4 problems.
 
