@@ -16,7 +16,7 @@ let package = Package(
         // Figures for bench/render --japanese.
         .executable(name: "JapaneseReadingBench", targets: ["JapaneseReadingBench"]),
         // The pure layers, for the fuzzers in Fuzz/.
-        .library(name: "UtterPureLayers", targets: ["ModuleProtocol", "SSML", "Configuration", "Voices", "Playback", "Reading", "Scenario"]),
+        .library(name: "UtterPureLayers", targets: ["ModuleProtocol", "SSML", "Configuration", "Voices", "Playback", "Reading", "Scenario", "Piper"]),
         // Mandarin words for the voice (ICU), for its fuzzer in Fuzz/.
         .library(name: "ChineseReading", targets: ["ChineseReading"]),
         // Speech from any Swift program: `import UtterKit`.
@@ -65,6 +65,10 @@ let package = Package(
         // inline functions and macros Swift cannot import.
         .target(name: "CPipeWireShims", dependencies: ["CPipeWire"]),
 
+        // ONNX Runtime's C API as far as Utter uses it, declared from its documentation: the
+        // library is opened at run time (OnnxRuntime), so the build needs none of it.
+        .target(name: "COnnxRuntime"),
+
         // Linux interfaces Swift's Glibc module lacks (eventfd, signalfd, ppoll, thread names).
         .target(name: "CUtterShims"),
         // The only importer of CUtterShims: descriptors, eventfds, threads, locks, the clock.
@@ -80,6 +84,10 @@ let package = Package(
         .target(name: "Playback", dependencies: ["SSML"], swiftSettings: upcoming),
         // utter read's text: Markdown to readable text, the language guess, the reading session.
         .target(name: "Reading", swiftSettings: upcoming),
+
+        // Piper voices: the model's JSON, phoneme ids, the model edit that exposes phoneme
+        // durations, and where words and marks fall in the samples.
+        .target(name: "Piper", dependencies: ["Scenario", "SSML"], swiftSettings: upcoming),
 
         // Sentences by ICU's rules and abbreviation lists, corrected for reading aloud.
         .target(name: "Sentences", dependencies: ["CICU"], swiftSettings: upcoming),
@@ -107,6 +115,8 @@ let package = Package(
             name: "PipeWireOutput",
             dependencies: ["AudioOutput", "AudioSinks", "System", "CPipeWire", "CPipeWireShims"],
             swiftSettings: upcoming),
+        // The only user of COnnxRuntime: ONNX Runtime found and opened at run time, sessions, runs.
+        .target(name: "OnnxRuntime", dependencies: ["COnnxRuntime", "System"], swiftSettings: upcoming),
         .target(
             name: "SoundFiles", dependencies: ["CSndFile", "CSoxr", "RegularFiles", "AudioSinks", "System"],
             swiftSettings: upcoming),
@@ -114,7 +124,8 @@ let package = Package(
             name: "Speech",
             dependencies: [
                 "CEspeakNG", "AudioSinks", "Playback", "System", "SoundFiles", "RegularFiles", "SSML", "Voices",
-                "JapaneseReading", "ChineseReading", .product(name: "Logging", package: "swift-log"),
+                "OnnxRuntime", "Piper", "JapaneseReading", "ChineseReading",
+                .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: upcoming),
         // The public Swift API (Speaker), and the engine every front-end shares.
@@ -122,7 +133,7 @@ let package = Package(
             name: "UtterKit",
             dependencies: [
                 "Speech", "AudioSinks", "AudioOutput", "PulseOutput", "PipeWireOutput", "SoundFiles", "Playback", "SSML", "Voices",
-                "Configuration", "ModuleProtocol", "RegularFiles", "System",
+                "Configuration", "ModuleProtocol", "RegularFiles", "System", "OnnxRuntime", "Piper",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "RealModule", package: "swift-numerics"),
             ],
@@ -148,7 +159,7 @@ let package = Package(
             dependencies: [
                 "UtterKit", "SpeechDispatcherClient", "AudioOutput", "PulseOutput", "Configuration", "RegularFiles",
                 "System", "SSML",
-                "Voices", "SoundFiles", "Reading", "Sentences", "Scenario", "JapaneseReading",
+                "Voices", "SoundFiles", "Reading", "Sentences", "Scenario", "Piper", "OnnxRuntime", "JapaneseReading",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "RealModule", package: "swift-numerics"),
             ],
@@ -172,6 +183,7 @@ let package = Package(
         .testTarget(name: "SSMLTests", dependencies: ["SSML"], swiftSettings: upcoming),
         .testTarget(name: "ConfigurationTests", dependencies: ["Configuration"], swiftSettings: upcoming),
         .testTarget(name: "VoicesTests", dependencies: ["Voices"], swiftSettings: upcoming),
+        .testTarget(name: "PiperTests", dependencies: ["Piper", "SSML"], swiftSettings: upcoming),
         .testTarget(name: "ReadingTests", dependencies: ["Reading"], swiftSettings: upcoming),
         .testTarget(
             name: "JapaneseReadingTests", dependencies: ["JapaneseReading", "JapaneseKana", "SSML", "TestSupport"],
@@ -193,9 +205,18 @@ let package = Package(
             dependencies: [
                 "sd_utter", "utter", "UtterModule", "UtterKit", "Speech", "AudioOutput", "PipeWireOutput", "AudioSinks",
                 "System", "Voices", "ModuleProtocol", "Configuration", "SSML", "Playback", "TestSupport", "UtterCLI",
-                "JapaneseReading", .product(name: "Logging", package: "swift-log"),
+                "OnnxRuntime", "JapaneseReading", .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: upcoming),
+        // Neural voices: need ONNX Runtime (PyPI's onnxruntime) and Debian's python3-onnx.
+        .testTarget(
+            name: "NeuralTests",
+            dependencies: [
+                "OnnxRuntime", "Piper", "Speech", "AudioSinks", "Playback", "SSML", "System", "Voices", "TestSupport",
+                "UtterKit",
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            exclude: ["make_tiny_piper.py"], swiftSettings: upcoming),
         .testTarget(
             name: "ServerTests", dependencies: ["sd_utter", "TestSupport"], exclude: ["Clients"],
             swiftSettings: upcoming),

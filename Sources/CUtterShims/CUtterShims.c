@@ -5,6 +5,7 @@
 #include <time.h>
 #include <fcntl.h>
 #include <unistd.h>
+#include <dlfcn.h>
 #include "CUtterShims.h"
 
 int CUtterShims_nameCurrentThread(const char *name) {
@@ -38,4 +39,10 @@ int CUtterShims_joinUntil(pthread_t thread, uint64_t deadline) {
 // is still held by the parse: the process ending, not a leak that grows.
 __attribute__((used, visibility("default"))) const char *__lsan_default_suppressions(void) {
     return "leak:ArgumentParser8InputKeyV8fullPath\n";
+}
+
+const char *CUtterShims_libraryFile(const void *address) {
+    Dl_info info;
+    if (dladdr(address, &info) == 0) return NULL;
+    return info.dli_fname;
 }

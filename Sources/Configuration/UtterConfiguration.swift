@@ -48,6 +48,10 @@ public struct UtterConfiguration: Equatable, Sendable {
     public var hanLanguage: String?
     /// The language of Latin text inside a message in another script.
     public var latinLanguage = "en"
+    /// The ONNX Runtime library neural voices run on (`OnnxRuntimeLibrary`); nil: looked for.
+    public var onnxRuntimeLibrary: String?
+    /// Threads one neural inference uses (`NeuralThreads`); nil: the cores, at most 4.
+    public var neuralThreads: Int?
     /// The MeCab dictionary folder Japanese is read with; nil: the first known one installed.
     public var japaneseDictionary: String?
 
@@ -112,6 +116,12 @@ public struct UtterConfiguration: Equatable, Sendable {
         case "hanlanguage":
             guard let value = single(), LanguageCode.isTag(value) else { return expected("one language tag (ja, zh, yue)") }
             hanLanguage = value
+        case "onnxruntimelibrary":
+            guard let value = single(), !value.isEmpty else { return expected("one library path") }
+            onnxRuntimeLibrary = value
+        case "neuralthreads":
+            guard let value = number(1...64) else { return expected("a number of threads from 1 to 64") }
+            neuralThreads = value
         case "latinlanguage":
             guard let value = single(), LanguageCode.isTag(value) else { return expected("one language tag (en)") }
             latinLanguage = value

@@ -1,4 +1,5 @@
 public import SSML
+public import Voices
 
 /// One message for the synth thread.
 public struct SynthesisJob: Sendable {
@@ -27,6 +28,8 @@ public struct SynthesisJob: Sendable {
     /// The engine voice for each language a segment may be switched to (lower-case BCP 47 tags and
     /// primary subtags), as ``SSML/LanguageSwitching`` names them.
     public var languageVoices: [String: String] = [:]
+    /// The neural voice that speaks the job (`engineVoice` is its fallback), or nil.
+    public var neural: NeuralVoice?
     /// Silence before the first sound and after the last, in milliseconds.
     public var leadingSilence = 0
     public var trailingSilence = 0

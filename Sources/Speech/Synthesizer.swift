@@ -22,6 +22,8 @@ public final class Synthesizer: Sendable {
     let logger: Logger
     private let thread = Locked<NamedThread?>(nil)
     private let engineBox: EngineBox
+    /// The neural inference under way, which a cancel ends.
+    let neuralRun = NeuralRunSlot()
     private let japaneseDictionary: String?
     /// Segments longer than this are aborted when cancelled; shorter ones run to their end.
     static let abortableSegmentBytes = 4096
@@ -70,6 +72,7 @@ public final class Synthesizer: Sendable {
     /// Cancels `job` and every earlier one: their synthesis stops at the next chunk.
     public func cancel(through job: UInt64) {
         cancelledThrough.max(job, ordering: .releasing)
+        neuralRun.cancel(through: job)
         wake.signal()
     }
 
@@ -88,6 +91,7 @@ public final class Synthesizer: Sendable {
     public func shutdown(until deadline: UInt64 = .max) -> Bool {
         isShuttingDown.store(true, ordering: .releasing)
         cancelledThrough.store(.max, ordering: .releasing)
+        neuralRun.cancel(through: .max)
         wake.signal()
         guard let running = thread.withLock({ $0 }) else { return true }
         return running.join(until: deadline)
@@ -97,6 +101,7 @@ public final class Synthesizer: Sendable {
         let engine = engineBox.engine
         var clips = ClipCache()
         let readers = TextReaders(logger: logger, japaneseDictionary: japaneseDictionary)
+        var neuralModels = NeuralModels()
         while !isShuttingDown.load(ordering: .acquiring) {
             if isDevicePreparationRequested.exchange(false, ordering: .acquiringAndReleasing) {
                 do {
@@ -119,7 +124,15 @@ public final class Synthesizer: Sendable {
             }
             guard !isCancelled(job.id) else { continue }
             let start = beginJob(job)
-            if job.soundFiles.isEmpty {
+            if job.soundFiles.isEmpty, let voice = job.neural {
+                let spoken = performNeural(
+                    job, voice: voice, from: start, engine: engine, models: &neuralModels, clips: &clips)
+                if !spoken {
+                    var plain = job
+                    plain.neural = nil
+                    perform(plain, from: start, engine: engine, clips: &clips, readers: readers)
+                }
+            } else if job.soundFiles.isEmpty {
                 perform(job, from: start, engine: engine, clips: &clips, readers: readers)
             } else {
                 play(job, from: start, clips: &clips, sampleRate: engine.sampleRate)
@@ -139,11 +152,11 @@ public final class Synthesizer: Sendable {
         }
     }
 
-    fileprivate func isCancelled(_ job: UInt64) -> Bool {
+    func isCancelled(_ job: UInt64) -> Bool {
         cancelledThrough.load(ordering: .acquiring) >= job
     }
 
-    fileprivate func report(_ new: [SynthesisEvent]) {
+    func report(_ new: [SynthesisEvent]) {
         guard !new.isEmpty else { return }
         events.withLock { pending in
             // Only the newest progress matters: keep one.
@@ -154,7 +167,7 @@ public final class Synthesizer: Sendable {
     }
 
     /// Writes `milliseconds` of silence for `job`; false once it is cancelled.
-    fileprivate func writeSilence(_ milliseconds: Int, for job: SynthesisJob, writer: inout JobWriter, sampleRate: Int)
+    func writeSilence(_ milliseconds: Int, for job: SynthesisJob, writer: inout JobWriter, sampleRate: Int)
         -> Bool
     {
         guard milliseconds > 0 else { return true }
@@ -252,7 +265,7 @@ public final class Synthesizer: Sendable {
 
 extension Synthesizer {
     /// Sets the voice of the segment's language (another voice's for switched text), else the job's.
-    fileprivate func selectVoice(for segment: SpeechSegment, of job: SynthesisJob, engine: EspeakEngine) {
+    func selectVoice(for segment: SpeechSegment, of job: SynthesisJob, engine: EspeakEngine) {
         let name = segment.language.flatMap { job.languageVoices[$0.lowercased()] } ?? job.engineVoice
         do {
             try engine.setVoice(name, variant: job.variant)
@@ -262,7 +275,7 @@ extension Synthesizer {
     }
 
     /// The clip an `<audio src>` names, or nil (logged) when none of its candidate files plays.
-    fileprivate func sound(
+    func sound(
         _ source: String, of job: SynthesisJob, clips: inout ClipCache, sampleRate: Int, hasFallback: Bool
     ) -> SoundClip? {
         let candidates = SoundLocator.candidates(for: source, folders: job.soundFolders)
@@ -308,7 +321,7 @@ extension Synthesizer {
 }
 
 /// Scales samples by the job's gain and writes them into the sink.
-private struct JobWriter {
+struct JobWriter {
     let job: SynthesisJob
     let sink: any SampleSink
     var scratch = [Int16](repeating: 0, count: 4096)

@@ -1,5 +1,6 @@
 import AudioOutput
 import Configuration
+import OnnxRuntime
 import JapaneseReading
 import PulseOutput
 import RegularFiles
@@ -42,6 +43,7 @@ struct StatusReport {
         checks.append(server())
         checks.append(contentsOf: audio(settings))
         checks.append(japanese())
+        if let neural = neuralVoices() { checks.append(neural) }
         checks.append(log())
         if let spoken { checks.append(spoken) }
     }
@@ -265,6 +267,29 @@ struct StatusReport {
             return nil
         } catch {
             return "\(error)"
+        }
+    }
+
+    /// The neural voices installed and whether ONNX Runtime, which they run on, is found; nil
+    /// when none is installed.
+    private func neuralVoices() -> StatusCheck? {
+        var configuration = UtterConfiguration()
+        if case .success(let text) = readTextFile(folders.utterConf) {
+            configuration = UtterConfiguration.parse(text).configuration
+        }
+        let installed = NeuralVoiceLibrary.voiceFolders(in: VoiceLibrary.folders(configuration: configuration))
+        guard !installed.isEmpty else { return nil }
+        let names = installed.map(\.name).joined(separator: ", ")
+        switch NeuralVoiceLibrary.runtime(configuration: configuration) {
+        case .success(let runtime):
+            return StatusCheck(
+                topic: "neural voices", level: .ok,
+                message: "\(names) on ONNX Runtime \(runtime.version) (\(folders.shown(runtime.libraryPath))).")
+        case .failure(let error):
+            return StatusCheck(
+                topic: "neural voices", level: .problem,
+                message: "\(names) installed, but not offered: \(error).",
+                fix: "pip install --user onnxruntime   (or name its library in utter.conf: OnnxRuntimeLibrary PATH)")
         }
     }
 

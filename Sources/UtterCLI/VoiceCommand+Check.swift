@@ -6,7 +6,7 @@ import Voices
 extension UtterCommand.VoiceCommand {
     struct Check: ParsableCommand {
         static let configuration = CommandConfiguration(
-            abstract: "Check a clip voice's folder: its voice.conf, every clip, its languages and fallback.",
+            abstract: "Check a voice's folder: a clip voice's voice.conf and clips, or a Piper voice's model.",
             discussion: """
                 Prints every problem, one a line, at its voice.conf line: settings Utter cannot read, \
                 language tags that are not BCP 47, a fallback that is no espeak-ng voice, clips that are \
@@ -19,6 +19,17 @@ extension UtterCommand.VoiceCommand {
         var folder: String
 
         func run() throws {
+            if NeuralVoiceLibrary.model(in: folder) != nil {
+                let check = NeuralVoiceCheck(folder: folder, configuration: UtterConfiguration())
+                for line in check.problems { print(line) }
+                for line in check.warnings { print("warning: \(line)") }
+                guard check.problems.isEmpty, let summary = check.summary else {
+                    print("\(counted(check.problems.count, "problem")) in \(folder)")
+                    throw ExitCode(1)
+                }
+                print("\(folder.split(separator: "/").last ?? "") (\(summary)); no problems")
+                return
+            }
             let espeakVoices: [Voice]
             do {
                 espeakVoices = try VoiceFolderCheck.espeakVoices()

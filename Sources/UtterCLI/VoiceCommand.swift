@@ -5,8 +5,8 @@ extension UtterCommand {
     struct VoiceCommand: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "voice",
-            abstract: "Make a clip voice from recordings or speech, check one, list voices.",
-            subcommands: [Create.self, Check.self, List.self])
+            abstract: "Make a clip voice, add a Piper voice, check, remove or list voices.",
+            subcommands: [Create.self, Add.self, Check.self, Remove.self, List.self])
 
         struct List: ParsableCommand {
             static let configuration = CommandConfiguration(abstract: VoiceListing.abstract)

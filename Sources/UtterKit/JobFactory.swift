@@ -29,6 +29,7 @@ package struct JobFactory: Sendable {
                     switch chosen.kind {
                     case .espeak(let engineName): languageVoices[key] = engineName
                     case .clips(let clips): languageVoices[key] = clips.fallbackEngineName
+                    case .neural(let neural): languageVoices[key] = neural.fallbackEngineName
                     }
                 }
             }
@@ -47,10 +48,16 @@ package struct JobFactory: Sendable {
         else { return nil }
         let engineVoice: String
         let clips: ClipVoice?
+        var neural: NeuralVoice?
         switch voice.kind {
         case .espeak(let engineName):
             engineVoice = engineName
             clips = nil
+        case .neural(let neuralVoice):
+            // The espeak-ng voice speaks when the model cannot (and reads CHAR and KEY names' markup).
+            engineVoice = neuralVoice.fallbackEngineName
+            clips = nil
+            neural = neuralVoice
         case .clips(let clipVoice):
             clips = clipVoice
             // Without a fallback the engine gets no text at all; it still needs a voice set.
@@ -88,6 +95,7 @@ package struct JobFactory: Sendable {
             soundFiles: kind == .soundIcon ? soundIconFiles(named: text) : [],
             soundFolders: configuration.soundIconFolders)
         job.languageVoices = languageVoices
+        job.neural = neural
         job.segmenter.readLanguages = readLanguages(engineVoice: engineVoice, language: language)
         return (job, voice, reason)
     }

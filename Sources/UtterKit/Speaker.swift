@@ -194,9 +194,10 @@ extension Speaker {
             throw .engineUnavailable("\(error)")
         }
         let espeakVoices = engine.voices()
+        let clipVoices = VoiceLibrary.clipVoices(configuration: configuration, espeakVoices: espeakVoices, logger: logger)
         let all =
-            espeakVoices
-            + VoiceLibrary.clipVoices(configuration: configuration, espeakVoices: espeakVoices, logger: logger)
+            espeakVoices + clipVoices
+            + NeuralVoiceLibrary.voices(configuration: configuration, taken: espeakVoices + clipVoices, logger: logger)
         guard !all.isEmpty else { throw .noVoices }
         return (engine, all)
     }

@@ -157,7 +157,10 @@ final class SpeakerLoop: @unchecked Sendable {
         job.continuing = !entries.isEmpty
         if let switching = utterance.languageSwitching { job.segmenter.languageSwitching?.isAutomatic = switching }
         // A clip voice rewrites the text into clips and markup: its words are not the caller's.
-        if case .espeak = voice.kind { job.reportsWords = true }
+        switch voice.kind {
+        case .espeak, .neural: job.reportsWords = true
+        case .clips: break
+        }
         job.leadingSilence = Self.milliseconds(utterance.preDelay)
         job.trailingSilence = Self.milliseconds(utterance.postDelay)
         let text = utterance.text

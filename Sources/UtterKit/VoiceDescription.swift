@@ -7,6 +7,8 @@ public struct VoiceDescription: Equatable, Sendable {
         case espeakNG
         /// Recorded clips for its phrases, the rest spoken by a fallback voice.
         case clip
+        /// A neural (Piper) voice run by ONNX Runtime.
+        case neural
     }
 
     /// The name clients and ``Utterance/voice`` use, such as `English (Great Britain)`.
@@ -29,8 +31,11 @@ extension VoiceDescription {
             primaryLanguage: voice.primaryLanguages.first?.tag.description ?? "und",
             supportedLanguages: (voice.primaryLanguages.dropFirst() + voice.supportedLanguages).map(\.tag.description),
             kind: {
-                if case .clips = voice.kind { return .clip }
-                return .espeakNG
+                switch voice.kind {
+                case .espeak: .espeakNG
+                case .clips: .clip
+                case .neural: .neural
+                }
             }(), note: voice.note)
     }
 }

@@ -30,7 +30,10 @@ extension ModuleServer {
         let voiceSignature = VoiceLibrary.signature(of: VoiceLibrary.folders(configuration: configuration))
         let clipVoices = VoiceLibrary.clipVoices(
             configuration: configuration, espeakVoices: espeakVoices, logger: logSink.logger(label: "utter.voices"))
-        let voices = espeakVoices + clipVoices
+        let neuralVoices = NeuralVoiceLibrary.voices(
+            configuration: configuration, taken: espeakVoices + clipVoices,
+            logger: logSink.logger(label: "utter.voices"))
+        let voices = espeakVoices + clipVoices + neuralVoices
         let catalogue = VoiceCatalogue(voices: voices)
         let backend = SoundSession.resolve(configuration.audioBackend, alsaAsked: configuration.asksForALSA)
         let pipeline: SpeechPipeline
@@ -50,6 +53,7 @@ extension ModuleServer {
             "initialised",
             metadata: [
                 "espeak-ng voices": "\(espeakVoices.count)", "clip voices": "\(clipVoices.count)",
+                "neural voices": "\(neuralVoices.count)",
                 "voice list entries": "\(catalogue.listings.count)", "audio": "\(backend.rawValue)",
             ])
         send(.initialized(details: ["Utter: \(voices.count) voices ready."]))
@@ -190,8 +194,12 @@ extension ModuleServer {
         let clipVoices = VoiceLibrary.clipVoices(
             configuration: configuration, espeakVoices: runtime.espeakVoices,
             logger: logSink.logger(label: "utter.voices"))
+        let neuralVoices = NeuralVoiceLibrary.voices(
+            configuration: configuration, taken: runtime.espeakVoices + clipVoices,
+            logger: logSink.logger(label: "utter.voices"))
         runtime.factory = JobFactory(
-            configuration: configuration, catalogue: VoiceCatalogue(voices: runtime.espeakVoices + clipVoices),
+            configuration: configuration,
+            catalogue: VoiceCatalogue(voices: runtime.espeakVoices + clipVoices + neuralVoices),
             words: runtime.factory.words)
         runtime.voiceSignature = signature
         self.runtime = runtime

@@ -6,6 +6,8 @@ public struct Voice: Equatable, Sendable {
         case espeak(engineName: String)
         /// Recorded clips for the phrases they hold; the rest spoken by a fallback voice.
         case clips(ClipVoice)
+        /// A neural (Piper) voice: an ONNX model run by ONNX Runtime.
+        case neural(NeuralVoice)
     }
 
     /// A language the voice speaks, with espeak-ng's priority (lower is better).
@@ -61,5 +63,33 @@ public struct ClipVoice: Equatable, Sendable {
         self.folder = folder
         self.phrases = phrases
         self.fallbackEngineName = fallbackEngineName
+    }
+}
+
+/// A Piper voice: a VITS model (`MODEL.onnx`) and its `MODEL.onnx.json`.
+public struct NeuralVoice: Equatable, Sendable {
+    /// The model file.
+    public var model: String
+    /// Its JSON file.
+    public var config: String
+    /// The speaker of a multi-speaker model; nil for a model of one voice.
+    public var speaker: Int?
+    /// The espeak-ng voice that speaks when the model cannot (as `espeak_SetVoiceByName` takes it).
+    public var fallbackEngineName: String
+    /// The ONNX Runtime library found for it.
+    public var runtimeLibrary: String
+    /// Inference threads.
+    public var threads: Int
+
+    public init(
+        model: String, config: String, speaker: Int?, fallbackEngineName: String, runtimeLibrary: String,
+        threads: Int
+    ) {
+        self.model = model
+        self.config = config
+        self.speaker = speaker
+        self.fallbackEngineName = fallbackEngineName
+        self.runtimeLibrary = runtimeLibrary
+        self.threads = threads
     }
 }

@@ -78,6 +78,7 @@ public struct VoiceCatalogue: Sendable {
             switch voices[index].kind {
             case .espeak(let engineName): engineName
             case .clips(let clips): clips.fallbackEngineName
+            case .neural(let neural): neural.fallbackEngineName
             }
         }
     }

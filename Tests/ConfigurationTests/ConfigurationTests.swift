@@ -120,3 +120,21 @@ func readWholeFile(_ path: String) -> String? {
         ])
     #expect(issues.map(\.lineNumber) == [4, 5, 6])
 }
+
+@Test func neuralVoiceKeys() {
+    let (configuration, issues) = UtterConfiguration.parse(
+        """
+        OnnxRuntimeLibrary "/opt/onnxruntime/lib/libonnxruntime.so.1.20.1"
+        NeuralThreads 2
+        NeuralThreads 0
+        OnnxRuntimeLibrary
+        """)
+    #expect(configuration.onnxRuntimeLibrary == "/opt/onnxruntime/lib/libonnxruntime.so.1.20.1")
+    #expect(configuration.neuralThreads == 2)
+    #expect(
+        issues.map(\.message) == [
+            #"NeuralThreads needs a number of threads from 1 to 64, got "0""#,
+            "OnnxRuntimeLibrary needs one library path, got ",
+        ])
+    #expect(issues.map(\.lineNumber) == [3, 4])
+}

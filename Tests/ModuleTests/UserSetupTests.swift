@@ -328,7 +328,7 @@ import Testing
 
                 SUBCOMMANDS:
                   voices                  List the voices: name, primary language, identifier.
-                  voice                   Make a clip voice from recordings or speech, check one, list voices.
+                  voice                   Make a clip voice, add a Piper voice, check, remove or list voices.
                   say                     Speak text aloud with an Utter voice, or render it to a sound file.
                   read                    Read a long text aloud, sentence by sentence, from where you stopped.
                   play                    Read a talk aloud from a scenario file, or render it to a sound file.

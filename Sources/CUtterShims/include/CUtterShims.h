@@ -31,4 +31,7 @@ int CUtterShims_nameCurrentThread(const char *name);
 /// pthread_join that gives up at `deadline` on CLOCK_MONOTONIC, in nanoseconds
 /// (pthread_timedjoin_np needs _GNU_SOURCE): 0 once joined, ETIMEDOUT while the thread still runs.
 int CUtterShims_joinUntil(pthread_t thread, uint64_t deadline);
+/// The file of the shared library holding `address` (dladdr needs _GNU_SOURCE); NULL if none.
+const char *CUtterShims_libraryFile(const void *address);
+
 #endif

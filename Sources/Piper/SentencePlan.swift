@@ -1,0 +1,185 @@
+/// One clause as espeak-ng phonemised it: its IPA phonemes (words apart by spaces) and the
+/// stretch of the text it consumed, in scalars.
+public struct PhonemizedClause: Equatable, Sendable {
+    public var phonemes: String
+    public var text: Range<Int>
+
+    public init(phonemes: String, text: Range<Int>) {
+        self.phonemes = phonemes
+        self.text = text
+    }
+}
+
+/// What one inference call synthesises: a sentence's phonemes, where its words start in them,
+/// and the inline marks that fall in it.
+public struct PiperSentence: Equatable, Sendable {
+    public var phonemes: [Unicode.Scalar]
+    public var words: [Word]
+    /// Inline marks (indices into the segment's marks) and the phoneme they come before.
+    public var marks: [Mark]
+
+    public struct Word: Equatable, Sendable {
+        /// The word in the plain text, in scalars.
+        public var text: Range<Int>
+        /// Its first phoneme.
+        public var phoneme: Int
+    }
+
+    public struct Mark: Equatable, Sendable {
+        public var index: Int
+        public var phoneme: Int
+    }
+
+    /// The clause ends Piper puts into the phonemes: the punctuation espeak-ng 1.51 consumed but
+    /// left out; `.`, `?` and `!` end a sentence, the others are followed by a space.
+    static let sentenceEnds: Set<Unicode.Scalar> = [".", "?", "!"]
+    static let clauseEnds: Set<Unicode.Scalar> = [",", ":", ";"]
+
+    /// Groups `clauses` of `text` into sentences as Piper does. With `firstClauseAlone` a first
+    /// sentence of several clauses ends after its first: it is synthesised, and heard, sooner.
+    public static func sentences(
+        text: NeuralText, clauses: [PhonemizedClause], firstClauseAlone: Bool = false
+    ) -> [PiperSentence] {
+        var sentences: [PiperSentence] = []
+        var current = PiperSentence(phonemes: [], words: [], marks: [])
+        for clause in realigned(clauses, in: text.scalars) {
+            let consumed = clause.text.clamped(to: 0..<text.scalars.count)
+            let phonemeStart = current.phonemes.count
+            let clausePhonemes = Array(clause.phonemes.unicodeScalars)
+            current.phonemes += clausePhonemes
+            // The spoken words: stretches between spaces in the phonemes, and in the text those
+            // holding a letter or digit.
+            var phonemeWords: [Int] = []
+            for (offset, scalar) in clausePhonemes.enumerated() where scalar != " " {
+                if offset == 0 || clausePhonemes[offset - 1] == " " { phonemeWords.append(phonemeStart + offset) }
+            }
+            let textWords = words(in: text.scalars, consumed)
+            if !phonemeWords.isEmpty {
+                for (index, word) in textWords.enumerated() {
+                    let matched =
+                        textWords.count == phonemeWords.count
+                        ? index : index * phonemeWords.count / textWords.count
+                    current.words.append(Word(text: word, phoneme: phonemeWords[matched]))
+                }
+            }
+            let terminator = text.scalars[consumed].last { !$0.properties.isWhitespace }
+            if let terminator, sentenceEnds.contains(terminator) {
+                current.phonemes.append(terminator)
+                sentences.append(current)
+                current = PiperSentence(phonemes: [], words: [], marks: [])
+            } else if let terminator, clauseEnds.contains(terminator), firstClauseAlone && sentences.isEmpty {
+                current.phonemes.append(terminator)
+                sentences.append(current)
+                current = PiperSentence(phonemes: [], words: [], marks: [])
+            } else if let terminator, clauseEnds.contains(terminator) {
+                current.phonemes += [terminator, " "]
+            } else if !current.phonemes.isEmpty && current.phonemes.last != " " {
+                current.phonemes.append(" ")
+            }
+        }
+        if !current.phonemes.isEmpty {
+            while current.phonemes.last == " " { current.phonemes.removeLast() }
+            sentences.append(current)
+        }
+        sentences.removeAll { $0.phonemes.allSatisfy { $0 == " " } && $0.words.isEmpty }
+        // Each mark before the first word at or after it; past every word, at the end.
+        for mark in text.marks {
+            var placed = false
+            for index in sentences.indices {
+                if let word = sentences[index].words.first(where: { $0.text.lowerBound >= mark.offset }) {
+                    sentences[index].marks.append(Mark(index: mark.index, phoneme: word.phoneme))
+                    placed = true
+                    break
+                }
+            }
+            if !placed, !sentences.isEmpty {
+                let last = sentences.count - 1
+                sentences[last].marks.append(Mark(index: mark.index, phoneme: sentences[last].phonemes.count))
+            }
+        }
+        return sentences
+    }
+
+    /// The clauses with the text each really spoke. libespeak-ng 1.51 reads past a clause's end
+    /// into the next word (it keeps what it read for its next call), so every clause but the
+    /// last is cut back to before the word it peeked into, and each one starts where the one
+    /// before it ended.
+    static func realigned(_ clauses: [PhonemizedClause], in scalars: [Unicode.Scalar]) -> [PhonemizedClause] {
+        var result: [PhonemizedClause] = []
+        var start = 0
+        for (index, clause) in clauses.enumerated() {
+            var end = min(scalars.count, max(start, clause.text.upperBound))
+            if index < clauses.count - 1 {
+                var cut = end
+                while cut > start && !scalars[cut - 1].properties.isWhitespace { cut -= 1 }
+                if cut > start { end = cut }
+            }
+            result.append(PhonemizedClause(phonemes: clause.phonemes, text: start..<end))
+            start = end
+        }
+        return result
+    }
+
+    private static func isWordScalar(_ scalar: Unicode.Scalar) -> Bool {
+        scalar.properties.isAlphabetic || scalar.properties.numericType != nil
+    }
+
+    /// The words of `range`: stretches without whitespace that hold a letter or a digit.
+    static func words(in scalars: [Unicode.Scalar], _ range: Range<Int>) -> [Range<Int>] {
+        var found: [Range<Int>] = []
+        var start: Int?
+        var hasLetter = false
+        for index in range.lowerBound...range.upperBound {
+            let isSpace = index == range.upperBound || scalars[index].properties.isWhitespace
+            if isSpace {
+                if var begun = start, hasLetter {
+                    // A word without the punctuation around it, as espeak-ng reports words.
+                    var end = index
+                    while !isWordScalar(scalars[begun]) { begun += 1 }
+                    while !isWordScalar(scalars[end - 1]) { end -= 1 }
+                    found.append(begun..<end)
+                }
+                start = nil
+                hasLetter = false
+            } else {
+                if start == nil { start = index }
+                if isWordScalar(scalars[index]) { hasLetter = true }
+            }
+        }
+        return found
+    }
+}
+
+/// Where each phoneme is heard in a sentence's samples.
+public struct PiperTimeline: Sendable {
+    /// The sample offset where each id starts, and the count of samples.
+    public let idStarts: [Int]
+    public let sampleCount: Int
+
+    /// From the model's durations (frames per id) when it gave them, else spread evenly.
+    public init(idCount: Int, durations: [Float]?, sampleCount: Int) {
+        self.sampleCount = sampleCount
+        var starts: [Int] = []
+        starts.reserveCapacity(idCount)
+        if let durations, durations.count == idCount, durations.allSatisfy({ $0.isFinite && $0 >= 0 }) {
+            let frames = durations.reduce(0, +)
+            // Samples per frame: the model's hop length (256 in Piper's models).
+            let scale = frames > 0 ? Double(sampleCount) / Double(frames) : 0
+            var sum: Double = 0
+            for duration in durations {
+                starts.append(min(sampleCount, Int((sum * scale).rounded())))
+                sum += Double(duration)
+            }
+        } else {
+            for index in 0..<idCount { starts.append(idCount > 0 ? index * sampleCount / idCount : 0) }
+        }
+        self.idStarts = starts
+    }
+
+    /// The sample at which phoneme `index` of `ids` starts (its count: the end).
+    public func sample(ofPhoneme index: Int, in ids: PhonemeIDs) -> Int {
+        guard index < ids.starts.count else { return sampleCount }
+        let id = ids.starts[index]
+        return id < idStarts.count ? idStarts[id] : sampleCount
+    }
+}

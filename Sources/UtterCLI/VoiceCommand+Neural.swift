@@ -1,0 +1,132 @@
+import ArgumentParser
+import Configuration
+import Piper
+import RegularFiles
+import System
+import UtterKit
+
+extension UtterCommand.VoiceCommand {
+    /// `utter voice add MODEL.onnx`: installs a Piper voice.
+    struct Add: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Install a Piper (neural) voice: MODEL.onnx with MODEL.onnx.json beside it.",
+            discussion: """
+                Copies the model, its JSON and a MODEL_CARD beside them (shown) into \
+                ~/.local/share/utter/voices/NAME/, after checking them as 'utter voice check' does. \
+                A running sd_utter lists the voice at its next voice list. Neural voices run on ONNX \
+                Runtime: 'pip install --user onnxruntime'.
+                """)
+
+        @Argument(help: "The voice's model, such as en_US-joe-medium.onnx.")
+        var model: String
+
+        @Option(help: "The voice's name. Default: the model's, such as joe for en_US-joe-medium.onnx.")
+        var name: String?
+
+        @Flag(help: "Replace an installed voice of that name.")
+        var force = false
+
+        /// `joe` from `en_US-joe-medium.onnx` (Piper's LANGUAGE-NAME-QUALITY), else the file's name.
+        static func defaultName(of model: String) -> String {
+            let file = String(model.split(separator: "/").last ?? "voice")
+            let stem = file.hasSuffix(".onnx") ? String(file.dropLast(5)) : file
+            let parts = stem.split(separator: "-")
+            return parts.count == 3 ? String(parts[1]) : stem
+        }
+
+        func run() throws {
+            let config = model + ".json"
+            guard FileSystem.isRegularFile(model) else { throw UtterError("\(model) is not a file") }
+            guard FileSystem.isRegularFile(config) else {
+                throw UtterError("\(config) is missing: a Piper voice is MODEL.onnx with MODEL.onnx.json beside it")
+            }
+            let name = self.name ?? Self.defaultName(of: model)
+            guard !name.isEmpty, !name.contains("/"), !name.hasPrefix(".") else {
+                throw UtterError("'\(name)' cannot be a voice's name (a folder's name)")
+            }
+            let folders = UserFolders()
+            let target = "\(folders.dataHome)/utter/voices/\(name)"
+            if FileSystem.exists(target) && !force {
+                throw UtterError("\(target) exists; give --force to replace it")
+            }
+            let parent = FileSystem.parent(of: target)
+            let building: String
+            do {
+                try FileSystem.createDirectories(parent)
+                building = try FileSystem.makeTemporaryDirectory(prefix: "\(parent)/.\(name).utter-new-")
+                let file = String(model.split(separator: "/").last ?? "voice.onnx")
+                try FileSystem.copy(model, to: "\(building)/\(file)", mode: 0o644)
+                try FileSystem.copy(config, to: "\(building)/\(file).json", mode: 0o644)
+                let card = FileSystem.parent(of: model) + "/MODEL_CARD"
+                if FileSystem.isRegularFile(card) {
+                    try FileSystem.copy(card, to: "\(building)/MODEL_CARD", mode: 0o644)
+                    if case .success(let text) = readTextFile(card) { print(text) }
+                }
+                try FileSystem.setMode(building, 0o755)
+            } catch {
+                throw UtterError("cannot install into \(parent): \(error)")
+            }
+            let check = NeuralVoiceCheck(folder: building, configuration: UtterConfiguration())
+            for line in check.warnings { print("warning: \(line)") }
+            guard check.problems.isEmpty else {
+                try? FileSystem.removeTree(building)
+                // Named as the user gave them, not by the folder they were checked in.
+                let source = FileSystem.parent(of: model)
+                throw UtterError(check.problems.map { $0.replacing(building, with: source) }.joined(separator: "\n"))
+            }
+            do {
+                if FileSystem.exists(target) {
+                    let old = try FileSystem.makeTemporaryDirectory(prefix: "\(parent)/.\(name).utter-old-")
+                    try FileSystem.move(target, to: old)
+                    try FileSystem.move(building, to: target)
+                    try FileSystem.removeTree(old)
+                } else {
+                    try FileSystem.move(building, to: target)
+                }
+            } catch {
+                try? FileSystem.removeTree(building)
+                throw UtterError("cannot install \(target): \(error)")
+            }
+            print("\(name) (\(check.summary ?? "")) installed in \(target).")
+            print("Try it: utter say -v \(name) \"Hello.\"  or  spd-say -o utter -y \(name) \"Hello.\"")
+        }
+    }
+
+    /// `utter voice remove NAME`: removes a voice from the user's voice folder.
+    struct Remove: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Remove a voice installed in ~/.local/share/utter/voices (neural or clip).")
+
+        @Argument(help: "The voice's name (its folder's name).")
+        var name: String
+
+        func run() throws {
+            guard !name.isEmpty, !name.contains("/"), !name.hasPrefix(".") else {
+                throw UtterError("'\(name)' is not a voice's name")
+            }
+            let target = "\(UserFolders().dataHome)/utter/voices/\(name)"
+            guard FileSystem.isDirectory(target) else {
+                throw UtterError("no voice '\(name)' in \(FileSystem.parent(of: target)) ('utter voices' lists them)")
+            }
+            do {
+                try FileSystem.removeTree(target)
+            } catch {
+                throw UtterError("cannot remove \(target): \(error)")
+            }
+            print("\(name) removed.")
+        }
+    }
+}
+
+extension String {
+    fileprivate func replacing(_ target: String, with replacement: String) -> String {
+        guard !target.isEmpty else { return self }
+        var result = ""
+        var rest = self[...]
+        while let range = rest.firstRange(of: target) {
+            result += rest[..<range.lowerBound] + replacement
+            rest = rest[range.upperBound...]
+        }
+        return result + rest
+    }
+}

@@ -1,0 +1,131 @@
+package import Configuration
+package import Logging
+package import OnnxRuntime
+package import Piper
+import RegularFiles
+import System
+package import Voices
+
+/// Finds the Piper voices installed in the voice folders: a folder holding `MODEL.onnx` and
+/// `MODEL.onnx.json`. They are offered only when ONNX Runtime is found.
+package enum NeuralVoiceLibrary {
+    /// A voice folder's model and JSON, if it holds one.
+    package static func model(in folder: String) -> (model: String, config: String)? {
+        guard let names = try? FileSystem.entries(of: folder) else { return nil }
+        for name in names.sorted() where name.hasSuffix(".onnx") && names.contains("\(name).json") {
+            return ("\(folder)/\(name)", "\(folder)/\(name).json")
+        }
+        return nil
+    }
+
+    /// The folders in `folders` (or inside them) that hold a Piper voice, by voice name.
+    package static func voiceFolders(in folders: [String]) -> [(name: String, folder: String)] {
+        var found: [(String, String)] = []
+        for folder in folders {
+            if model(in: folder) != nil {
+                found.append((String(folder.split(separator: "/").last ?? "voice"), folder))
+                continue
+            }
+            let names = ((try? FileSystem.subdirectories(of: folder)) ?? []).filter { !$0.hasPrefix(".") }.sorted()
+            for name in names where model(in: "\(folder)/\(name)") != nil {
+                found.append((name, "\(folder)/\(name)"))
+            }
+        }
+        return found
+    }
+
+    /// ONNX Runtime as `configuration` and the environment say to find it.
+    package static func runtime(configuration: UtterConfiguration) -> Result<OnnxRuntime, OnnxRuntimeError> {
+        OnnxRuntime.load(
+            candidates: OnnxRuntime.candidates(
+                configured: configuration.onnxRuntimeLibrary, environment: Environment.value))
+    }
+
+    /// What makes neural voices work on a machine without ONNX Runtime.
+    package static let installAdvice =
+        "install ONNX Runtime with 'pip install --user onnxruntime', or name its library in utter.conf (OnnxRuntimeLibrary)"
+
+    /// The neural voices in the voice folders; none (one log line saying why) without ONNX Runtime.
+    /// Names and identifiers taken by `taken` voices are refused.
+    package static func voices(configuration: UtterConfiguration, taken: [Voice], logger: Logger) -> [Voice] {
+        let folders = voiceFolders(in: VoiceLibrary.folders(configuration: configuration))
+        guard !folders.isEmpty else { return [] }
+        let runtime: OnnxRuntime
+        switch self.runtime(configuration: configuration) {
+        case .success(let found): runtime = found
+        case .failure(let error):
+            logger.warning(
+                "\(folders.count) neural voice(s) not listed (\(folders.map(\.name).joined(separator: ", "))): \(error); \(installAdvice)"
+            )
+            return []
+        }
+        let espeak = VoiceCatalogue(voices: taken.filter { if case .espeak = $0.kind { true } else { false } })
+        var names = Set(taken.flatMap { [$0.name.lowercased(), $0.identifier.lowercased()] })
+        var voices: [Voice] = []
+        let threads = configuration.neuralThreads ?? min(4, Processors.online)
+        for (name, folder) in folders {
+            guard let (model, configPath) = model(in: folder) else { continue }
+            let config: PiperVoiceConfig
+            switch readTextFile(configPath) {
+            case .success(let text):
+                switch PiperVoiceConfig.parse(text) {
+                case .success(let read): config = read
+                case .failure(let problem):
+                    logger.warning("neural voice at \(folder) left out: \(configPath): \(problem)")
+                    continue
+                }
+            case .failure(let problem):
+                logger.warning("neural voice at \(folder) left out: \(configPath) cannot be read (\(problem))")
+                continue
+            }
+            for voice in self.voices(
+                name: name, model: model, configPath: configPath, config: config, espeak: espeak,
+                runtime: runtime.libraryPath, threads: threads)
+            {
+                guard !names.contains(voice.name.lowercased()), !names.contains(voice.identifier.lowercased()) else {
+                    logger.warning(
+                        "neural voice at \(folder) left out: its name \(voice.name.debugDescription) is taken by another voice"
+                    )
+                    continue
+                }
+                names.formUnion([voice.name.lowercased(), voice.identifier.lowercased()])
+                voices.append(voice)
+            }
+        }
+        if !voices.isEmpty {
+            logger.info("\(voices.count) neural voice(s) on ONNX Runtime \(runtime.version) (\(runtime.libraryPath))")
+        }
+        return voices
+    }
+
+    /// The voices of one model: one, or one per speaker of a multi-speaker model.
+    package static func voices(
+        name: String, model: String, configPath: String, config: PiperVoiceConfig, espeak: VoiceCatalogue,
+        runtime: String, threads: Int
+    ) -> [Voice] {
+        let tag = LanguageTag(config.language) ?? LanguageTag(config.espeakVoice) ?? LanguageTag("und")!
+        let fallback: String
+        if let chosen = espeak.voice(forLanguage: tag.description), case .espeak(let engineName) = chosen.kind {
+            fallback = engineName
+        } else {
+            fallback = config.espeakVoice
+        }
+        var speakers: [(name: String?, id: Int?)] = [(nil, nil)]
+        if config.speakerCount > 1 {
+            speakers =
+                config.speakers.isEmpty
+                ? (0..<config.speakerCount).map { ("\($0)", $0) } : config.speakers.map { ($0.name, $0.id) }
+        }
+        return speakers.map { speaker in
+            Voice(
+                name: speaker.name.map { "\(name) \($0)" } ?? name,
+                identifier: "piper:\(name)" + (speaker.name.map { "/\($0)" } ?? ""),
+                // After espeak-ng's voices of the language: a neural voice is chosen by name.
+                primaryLanguages: [Voice.Language(tag: tag, priority: 100)],
+                kind: .neural(
+                    NeuralVoice(
+                        model: model, config: configPath, speaker: speaker.id, fallbackEngineName: fallback,
+                        runtimeLibrary: runtime, threads: threads)))
+        }
+    }
+}

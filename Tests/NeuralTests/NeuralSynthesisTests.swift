@@ -1,0 +1,357 @@
+import AudioSinks
+import Foundation
+import Glibc
+import Logging
+import OnnxRuntime
+import Piper
+import Playback
+import SSML
+import System
+import TestSupport
+import Testing
+import Voices
+
+@testable import Speech
+
+/// Log lines kept for the test to read.
+final class LogLines: Sendable {
+    let lines = Locked<[String]>([])
+    var all: [String] { lines.withLock { $0 } }
+}
+
+struct CapturingLogHandler: LogHandler {
+    let sink: LogLines
+    var metadata: Logger.Metadata = [:]
+    var logLevel: Logger.Level = .info
+    subscript(metadataKey key: String) -> Logger.Metadata.Value? {
+        get { metadata[key] }
+        set { metadata[key] = newValue }
+    }
+    func log(event: LogEvent) {
+        sink.lines.withLock { $0.append("\(event.level): \(event.message)") }
+    }
+}
+
+/// The synth thread in this process rendering into memory: every event's sample is exact.
+final class NeuralRig {
+    let store = MemoryStore()
+    let wake = try! EventFD()
+    let logs = LogLines()
+    var synthesizer: Synthesizer!
+    private var nextJob: UInt64 = 0
+    private var finished = false
+
+    /// A rig once the engine is free: waits for it without holding a thread of the test pool,
+    /// which a test that holds the engine may need to finish.
+    static func start() async throws -> NeuralRig {
+        await EngineTurns.take()
+        return try NeuralRig()
+    }
+
+    /// Takes over the engine turn the caller holds.
+    private init() throws {
+        do {
+            let engine = try EspeakEngine()
+            let sink = RenderedSink(store: store, sampleRate: engine.sampleRate, wake: wake)
+            let logs = self.logs
+            let logger = Logger(label: "test") { _ in CapturingLogHandler(sink: logs) }
+            synthesizer = try Synthesizer(engine: engine, sink: sink, controlWake: wake, logger: logger)
+            try synthesizer.start()
+        } catch {
+            EngineTurns.release()
+            throw error
+        }
+    }
+
+    func job(_ ssml: String, voice: NeuralVoice?, wordsPerMinute: Int = 175) -> SynthesisJob {
+        nextJob += 1
+        var parameters = EngineParameters()
+        parameters.wordsPerMinute = wordsPerMinute
+        var job = SynthesisJob(
+            id: nextJob, ssml: ssml, engineVoice: "gmw/en-US", variant: nil, parameters: parameters, gain: 1)
+        job.neural = voice
+        job.reportsWords = true
+        return job
+    }
+
+    /// Speaks to the end; the events but progress.
+    func speak(_ job: SynthesisJob) throws -> [SynthesisEvent] {
+        synthesizer.submit(job)
+        var events: [SynthesisEvent] = []
+        let deadline = monotonicSeconds() + 60
+        while monotonicSeconds() < deadline {
+            events += synthesizer.takeEvents().filter { if case .progress = $0 { false } else { true } }
+            if case .end = events.last { return events }
+            usleep(2000)
+        }
+        throw SpawnError(what: "speaking \(job.ssml)", code: ETIMEDOUT)
+    }
+
+    func finish() {
+        guard !finished else { return }
+        finished = true
+        synthesizer.shutdown()
+        synthesizer = nil
+        EngineTurns.release()
+    }
+
+    deinit { finish() }
+}
+
+func monotonicSeconds() -> Double {
+    var now = timespec()
+    clock_gettime(CLOCK_MONOTONIC, &now)
+    return Double(now.tv_sec) + Double(now.tv_nsec) / 1e9
+}
+
+/// What the tiny model must give for `ssml`: each sentence's length, and where each word
+/// starts, from its phoneme ids (phonemised by libespeak-ng before the synth thread takes it).
+struct Expected {
+    var sentenceLengths: [Int] = []
+    /// Word (message text range) → sample offset from the message's first sample.
+    var words: [(text: Range<Int>, sample: Int)] = []
+    var marks: [(name: String, sample: Int)] = []
+
+    /// Waits for the engine without holding a thread of the test pool.
+    static func of(_ ssml: String, lengthScale: Float = 1, proportional: Bool = false) async throws -> Expected {
+        await EngineTurns.take()
+        defer { EngineTurns.release() }
+        return try Expected(ssml, lengthScale: lengthScale, proportional: proportional)
+    }
+
+    private init(_ ssml: String, lengthScale: Float, proportional: Bool) throws {
+        let engine = try EspeakEngine()
+        var offset = 0
+        for segment in Segmenter().segments(of: ssml) where segment.markup != nil {
+            let text = NeuralText(segment: segment)
+            let clauses = try engine.phonemes(of: text.string, voice: "en-us")
+            for sentence in PiperSentence.sentences(text: text, clauses: clauses, firstClauseAlone: offset == 0) {
+                let ids = PhonemeIDs(
+                    phonemes: sentence.phonemes,
+                    map: [:].merging(
+                        sentence.phonemes.map { ($0, [TinyVoice.id(of: $0)]) } + [("_", [0]), ("^", [1]), ("$", [2])],
+                        uniquingKeysWith: { a, _ in a }))
+                let frames = ids.ids.map { TinyVoice.frames($0, lengthScale: lengthScale) }
+                let length = frames.reduce(0, +) * 256
+                func sample(_ phoneme: Int) -> Int {
+                    let id = phoneme < ids.starts.count ? ids.starts[phoneme] : ids.ids.count
+                    if proportional { return id * length / ids.ids.count }
+                    return frames[0..<id].reduce(0, +) * 256
+                }
+                for word in sentence.words {
+                    words.append((try #require(text.textRange(of: word.text)), offset + sample(word.phoneme)))
+                }
+                for mark in sentence.marks {
+                    marks.append((segment.inlineMarks[mark.index], offset + sample(mark.phoneme)))
+                }
+                sentenceLengths.append(length)
+                offset += length
+            }
+        }
+    }
+}
+
+@Suite(.serialized)
+struct NeuralSynthesisTests {
+    static let ssml = "<speak>Hello <mark name=\"here\"/>world, said the fox. Good night!</speak>"
+
+    func voice(_ tiny: TinyVoice) throws -> NeuralVoice {
+        NeuralVoice(
+            model: tiny.model, config: tiny.config, speaker: nil, fallbackEngineName: "gmw/en-US",
+            runtimeLibrary: try requireRuntime().libraryPath, threads: 1)
+    }
+
+    func check(_ events: [SynthesisEvent], against expected: Expected, samples: [Int16]) {
+        guard case .audioStart(_, let start) = events.first, case .end(_, let end) = events.last else {
+            Issue.record("unexpected events \(events)")
+            return
+        }
+        #expect(Int(end - start) == expected.sentenceLengths.reduce(0, +))
+        #expect(samples.count == Int(end))
+        let words = events.compactMap { event -> (Range<Int>, Int)? in
+            if case .word(_, let text, let position) = event { (text, Int(position - start)) } else { nil }
+        }
+        #expect(words.map(\.0) == expected.words.map(\.text))
+        #expect(words.map(\.1) == expected.words.map(\.sample))
+        let marks = events.compactMap { event -> (String, Int)? in
+            if case .mark(_, let name, let position) = event { (name, Int(position - start)) } else { nil }
+        }
+        #expect(marks.map(\.0) == expected.marks.map(\.name))
+        #expect(marks.map(\.1) == expected.marks.map(\.sample))
+        #expect(rootMeanSquare(samples[Int(start)...]) > 10000, "the sine, scaled to full range")
+    }
+
+    @Test func `words and marks sit on the first sample of their phonemes' frames`() async throws {
+        let tiny = try TinyVoice()
+        let expected = try await Expected.of(Self.ssml)
+        #expect(expected.sentenceLengths.count == 3, "the first clause alone, then one inference per sentence")
+        #expect(expected.words.map(\.text) == [0..<5, 6..<11, 13..<17, 18..<21, 22..<25, 27..<31, 32..<37])
+        #expect(expected.marks.map(\.name) == ["here"] && expected.marks[0].sample == expected.words[1].sample)
+        let rig = try await NeuralRig.start()
+        let events = try rig.speak(rig.job(Self.ssml, voice: try voice(tiny)))
+        rig.finish()
+        check(events, against: expected, samples: rig.store.contents)
+    }
+
+    @Test func `a model without durations spreads words evenly over the ids`() async throws {
+        let tiny = try TinyVoice(["--no-ceil"])
+        let expected = try await Expected.of(Self.ssml, proportional: true)
+        let rig = try await NeuralRig.start()
+        let events = try rig.speak(rig.job(Self.ssml, voice: try voice(tiny)))
+        rig.finish()
+        check(events, against: expected, samples: rig.store.contents)
+    }
+
+    @Test func `the rate scales the phonemes' length`() async throws {
+        let tiny = try TinyVoice()
+        let expected = try await Expected.of(Self.ssml, lengthScale: 0.5)
+        let rig = try await NeuralRig.start()
+        let events = try rig.speak(rig.job(Self.ssml, voice: try voice(tiny), wordsPerMinute: 350))
+        rig.finish()
+        check(events, against: expected, samples: rig.store.contents)
+    }
+
+    @Test(arguments: [
+        ("bad JSON", "json", "tiny.onnx.json: phoneme_id_map is missing"),
+        ("not JSON", "notjson", "tiny.onnx.json: not JSON: "),
+        ("corrupt model", "corrupt", "tiny.onnx: "),
+        ("truncated model", "truncated", "tiny.onnx: not an ONNX model ("),
+        ("inputs not Piper's", "inputs", "tiny.onnx is not a Piper model: its inputs are text, input_lengths, scales"),
+    ])
+    func `a voice that cannot load is named, the fallback voice speaks, the next message is neural`(
+        _ what: String, _ kind: String, _ logged: String
+    ) async throws {
+        let bad = try TinyVoice(
+            kind == "inputs" ? ["--rename-input", "text"] : [],
+            json: kind == "json"
+                ? TinyVoice.json.replacingFirst("\"phoneme_id_map\"", with: "\"phonemes\"")
+                : kind == "notjson" ? "{\"audio\": " : TinyVoice.json)
+        let bytes = try #require(readFile(bad.model))
+        if kind == "corrupt" {
+            var generator = SeededGenerator(seed: 7)
+            writeBytes(bad.model, (0..<bytes.count).map { _ in UInt8.random(in: 0...255, using: &generator) })
+        } else if kind == "truncated" {
+            writeBytes(bad.model, Array(bytes.prefix(bytes.count - 40)))
+        }
+        let good = try TinyVoice()
+        let expected = try await Expected.of(Self.ssml)
+        let rig = try await NeuralRig.start()
+        let fallback = try rig.speak(rig.job(Self.ssml, voice: try voice(bad)))
+        let afterFallback = rig.store.contents.count
+        let neural = try rig.speak(rig.job(Self.ssml, voice: try voice(good)))
+        rig.finish()
+        let problem = rig.logs.all.first { $0.contains("neural voice unavailable") } ?? "none"
+        #expect(
+            problem.contains("the message is spoken by gmw/en-US") && problem.contains(logged), "\(what): \(problem)")
+        guard case .end(_, let fallbackEnd) = fallback.last else {
+            Issue.record("\(what): the fallback did not end: \(fallback)")
+            return
+        }
+        // espeak-ng spoke it: speech, and marks still reported.
+        #expect(fallback.contains { if case .mark(_, "here", _) = $0 { true } else { false } })
+        #expect(rootMeanSquare(rig.store.contents[0..<Int(fallbackEnd)]) > 500)
+        #expect(Int(fallbackEnd) == afterFallback)
+        let samples = rig.store.contents
+        check(
+            neural.map { $0.shifted(by: -Int64(fallbackEnd)) }, against: expected,
+            samples: Array(samples[Int(fallbackEnd)...]))
+    }
+
+    @Test func `text in a language the model lacks is spoken by that language's espeak-ng voice`() async throws {
+        let tiny = try TinyVoice()
+        let text = "Meeting with たなかさん at three."
+        let rig = try await NeuralRig.start()
+        var job = rig.job("<speak>\(text)</speak>", voice: try voice(tiny))
+        job.segmenter = Segmenter(
+            languageSwitching: LanguageSwitching(
+                messageLanguage: "en-US", voiceScripts: Script.scripts(ofLanguage: "en-US"), isAutomatic: true,
+                availableLanguages: ["en", "en-us", "ja"]))
+        job.languageVoices = ["en": "gmw/en-US", "en-us": "gmw/en-US", "ja": "jpx/ja"]
+        let events = try rig.speak(job)
+        rig.finish()
+        let scalars = Array(text.unicodeScalars)
+        let words = events.compactMap { event -> (String, UInt64)? in
+            guard case .word(_, let range, let position) = event else { return nil }
+            var word = ""
+            word.unicodeScalars.append(contentsOf: scalars[range])
+            return (word, position)
+        }
+        #expect(words.map(\.0) == ["Meeting", "with", "たなかさん", "at", "three"])
+        #expect(zip(words, words.dropFirst()).allSatisfy { $0.1 < $1.1 }, "\(words)")
+        guard case .end(_, let end) = events.last else { return }
+        // The Japanese voice's speech sits between the model's sines: not a sine's full scale.
+        let japanese = rig.store.contents[Int(words[2].1)..<Int(words[3].1)]
+        #expect(japanese.count > 11025 && rootMeanSquare(japanese) > 500 && rootMeanSquare(japanese) < 10000)
+        #expect(Int(end) == rig.store.contents.count)
+    }
+
+    @Test func `an SSML audio clip plays between the model's sentences, its fallback text unspoken`() async throws {
+        let tiny = try TinyVoice()
+        let tone = (0..<4410).map { Int16(8000 * sin(Double($0) * 0.1)) }
+        let clip = tiny.folder.file("tone.wav")
+        #expect(SoundFileContents.writeWAV(tone, sampleRate: 22050, to: clip))
+        let rig = try await NeuralRig.start()
+        let events = try rig.speak(
+            rig.job("<speak>Hello. <audio src=\"\(clip)\">not spoken</audio> Good night.</speak>", voice: try voice(tiny)))
+        rig.finish()
+        let samples = rig.store.contents
+        let words = events.compactMap { if case .word(_, let text, let position) = $0 { (text, position) } else { nil } }
+        // "Hello. not spoken Good night.": the fallback's words are not spoken.
+        #expect(words.map(\.0) == [0..<5, 18..<22, 23..<28])
+        guard words.count == 3 else { return }
+        // The clip, sample for sample, after "Hello." and before the sentence of "Good".
+        let between = Array(samples[Int(words[0].1)..<Int(words[1].1)])
+        let found = (0...(between.count - tone.count)).first { between[$0..<($0 + tone.count)].elementsEqual(tone) }
+        #expect(found != nil, "the clip is played as it is")
+    }
+
+    @Test func `STOP ends a running inference and the next message is spoken`() async throws {
+        let slow = try TinyVoice(["--slow"])
+        let good = try TinyVoice()
+        let expected = try await Expected.of(Self.ssml)
+        let rig = try await NeuralRig.start()
+        let stopped = rig.job("<speak>This takes seconds. And more.</speak>", voice: try voice(slow))
+        rig.synthesizer.submit(stopped)
+        var events: [SynthesisEvent] = []
+        while !events.contains(where: { if case .audioStart = $0 { true } else { false } }) {
+            events += rig.synthesizer.takeEvents()
+            usleep(2000)
+        }
+        usleep(300_000)  // loaded and inferring (a run of the slow model takes seconds)
+        rig.synthesizer.cancel(through: stopped.id)
+        let start = rig.store.contents.count
+        let next = try rig.speak(rig.job(Self.ssml, voice: try voice(good)))
+        events += rig.synthesizer.takeEvents()
+        rig.finish()
+        #expect(start == 0, "nothing of the stopped message was written")
+        #expect(!events.contains { if case .end(stopped.id, _) = $0 { true } else { false } })
+        #expect(!rig.logs.all.contains { $0.contains("left out") }, "the ended run is not an error: \(rig.logs.all)")
+        check(next, against: expected, samples: rig.store.contents)
+    }
+}
+
+extension SynthesisEvent {
+    func shifted(by offset: Int64) -> SynthesisEvent {
+        func move(_ position: UInt64) -> UInt64 { UInt64(Int64(position) + offset) }
+        return switch self {
+        case .audioStart(let job, let position): .audioStart(job: job, position: move(position))
+        case .mark(let job, let name, let position): .mark(job: job, name: name, position: move(position))
+        case .word(let job, let text, let position): .word(job: job, text: text, position: move(position))
+        case .progress(let job, let position): .progress(job: job, position: move(position))
+        case .end(let job, let position): .end(job: job, position: move(position))
+        }
+    }
+}
+
+extension String {
+    func replacingFirst(_ target: String, with replacement: String) -> String {
+        guard let range = range(of: target) else { return self }
+        return replacingCharacters(in: range, with: replacement)
+    }
+}
+
+func writeBytes(_ path: String, _ bytes: [UInt8]) {
+    guard let file = fopen(path, "wb") else { return }
+    _ = bytes.withUnsafeBytes { fwrite($0.baseAddress, 1, $0.count, file) }
+    fclose(file)
+}

@@ -1,0 +1,118 @@
+import Foundation
+import Piper
+import SSML
+import Testing
+
+@Suite struct PiperVoiceConfigTests {
+    static let minimal = """
+        {
+          "audio": {"sample_rate": 22050},
+          "espeak": {"voice": "en-us"},
+          "inference": {"noise_scale": 0.667, "length_scale": 1, "noise_w": 0.8},
+          "phoneme_id_map": {"_": [0], "^": [1], "$": [2], " ": [3], "a": [4], "b": [5, 6]},
+          "num_speakers": 1,
+          "speaker_id_map": {},
+          "language": {"code": "en_US"}
+        }
+        """
+
+    @Test func readsWhatSynthesisNeeds() throws {
+        let config = try PiperVoiceConfig.parse(Self.minimal).get()
+        #expect(config.sampleRate == 22050)
+        #expect(config.espeakVoice == "en-us")
+        #expect(config.language == "en-US")
+        #expect(config.noiseScale == Float(0.667) && config.lengthScale == 1 && config.noiseWidth == Float(0.8))
+        #expect(config.phonemeIDs["b"] == [5, 6])
+        #expect(config.speakerCount == 1 && config.speakers.isEmpty)
+    }
+
+    @Test func speakersSortedByID() throws {
+        let text = Self.minimal.replacingOccurrences(
+            of: "\"speaker_id_map\": {}", with: "\"speaker_id_map\": {\"zoe\": 1, \"amy\": 0}"
+        ).replacingOccurrences(of: "\"num_speakers\": 1", with: "\"num_speakers\": 2")
+        let config = try PiperVoiceConfig.parse(text).get()
+        #expect(config.speakers.map(\.name) == ["amy", "zoe"])
+        #expect(config.speakerCount == 2)
+    }
+
+    @Test func namesEveryProblem() {
+        let text = """
+            {"audio": {"sample_rate": "fast"}, "inference": {"noise_scale": 0.6, "length_scale": 1},
+             "phoneme_id_map": {"ab": [1], "_": [0], "x": "y"}}
+            """
+        guard case .failure(let error) = PiperVoiceConfig.parse(text) else {
+            Issue.record("accepted")
+            return
+        }
+        #expect(
+            error.problems == [
+                "line 1: audio.sample_rate is \"fast\", not a whole number from 1000 to 384000",
+                "espeak is missing",
+                "inference.noise_w is missing",
+                "line 2: phoneme_id_map key \"ab\" is not one character",
+                "line 2: phoneme_id_map.x is \"y\", not a list of ids",
+                "phoneme_id_map has no \"^\", which Piper models need",
+                "phoneme_id_map has no \"$\", which Piper models need",
+            ])
+    }
+
+    @Test func notJSON() {
+        guard case .failure(let error) = PiperVoiceConfig.parse("{\"audio\": ") else {
+            Issue.record("accepted")
+            return
+        }
+        #expect(error.description.hasPrefix("not JSON: "))
+    }
+
+    @Test func phonemeIDsFollowPipersConvention() throws {
+        let config = try PiperVoiceConfig.parse(Self.minimal).get()
+        let ids = PhonemeIDs(phonemes: Array("ab a?".unicodeScalars), map: config.phonemeIDs)
+        // ^ _ a _ b(5 6) _ ' ' _ a _ $   ("?" is not in the map: skipped)
+        #expect(ids.ids == [1, 0, 4, 0, 5, 6, 0, 3, 0, 4, 0, 2])
+        #expect(ids.starts == [2, 4, 7, 9, 11])
+        #expect(ids.missing == ["?"])
+    }
+}
+
+@Suite struct PiperSentenceTests {
+    /// "Hi there, you. Bye!" as libespeak-ng 1.51 gives it: each clause without its punctuation,
+    /// the pointer past the first letter of the next word.
+    static let text = NeuralText(segment: SpeechSegment(markup: "<speak>Hi there, you. Bye!</speak>"))
+    static let clauses = [
+        PhonemizedClause(phonemes: "hˈaɪ ðɛɹ", text: 0..<11),
+        PhonemizedClause(phonemes: "juː", text: 11..<17),
+        PhonemizedClause(phonemes: "bˈaɪ", text: 17..<19),
+    ]
+
+    @Test func `clauses become Piper's sentences with their punctuation, words at their first phoneme`() {
+        #expect(Self.text.string == "Hi there, you. Bye!")
+        let sentences = PiperSentence.sentences(text: Self.text, clauses: Self.clauses)
+        #expect(sentences.map { String(String.UnicodeScalarView($0.phonemes)) } == ["hˈaɪ ðɛɹ, juː.", "bˈaɪ!"])
+        #expect(sentences[0].words.map(\.text) == [0..<2, 3..<8, 10..<13])
+        #expect(sentences[0].words.map(\.phoneme) == [0, 5, 10])
+        #expect(sentences[1].words.map(\.text) == [15..<18])
+    }
+
+    @Test func `the first clause can be a sentence of its own`() {
+        let sentences = PiperSentence.sentences(text: Self.text, clauses: Self.clauses, firstClauseAlone: true)
+        #expect(sentences.map { String(String.UnicodeScalarView($0.phonemes)) } == ["hˈaɪ ðɛɹ,", "juː.", "bˈaɪ!"])
+    }
+
+    @Test func `an inline mark goes before the word after it`() {
+        let segment = SpeechSegment(markup: "<speak>Hi <mark name=\"m0\"/>there.</speak>", inlineMarks: ["x"])
+        let text = NeuralText(segment: segment)
+        #expect(text.marks.map(\.index) == [0] && text.marks.map(\.offset) == [3])
+        let sentences = PiperSentence.sentences(
+            text: text, clauses: [PhonemizedClause(phonemes: "hˈaɪ ðɛɹ", text: 0..<9)])
+        #expect(sentences[0].marks.map(\.index) == [0] && sentences[0].marks.map(\.phoneme) == [5])
+    }
+
+    @Test func `durations give each phoneme's first sample; without them ids are spread evenly`() {
+        let timed = PiperTimeline(idCount: 4, durations: [1, 2, 0, 3], sampleCount: 6 * 256)
+        #expect(timed.idStarts == [0, 256, 768, 768])
+        let even = PiperTimeline(idCount: 4, durations: nil, sampleCount: 1000)
+        #expect(even.idStarts == [0, 250, 500, 750])
+        let wrongCount = PiperTimeline(idCount: 4, durations: [1, 2], sampleCount: 1000)
+        #expect(wrongCount.idStarts == even.idStarts)
+    }
+}
