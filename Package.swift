@@ -52,14 +52,14 @@ let package = Package(
         .systemLibrary(
             name: "CICU", pkgConfig: "icu-uc",
             providers: [.apt(["libicu-dev"])]),
-        // ICU's transliterators (Han-Latin) and word breaks, for Chinese.
-        .systemLibrary(
-            name: "CICUI18N", pkgConfig: "icu-i18n",
-            providers: [.apt(["libicu-dev"])]),
+        // ICU's transliterators (Han-Latin) and word breaks, for Chinese, opened at run time (dlopen):
+        // only a process that reads Chinese maps ICU.
+        .target(name: "CICUI18N"),
         .systemLibrary(
             name: "CPipeWire", pkgConfig: "libpipewire-0.3",
             providers: [.apt(["libpipewire-0.3-dev"])]),
-        // MeCab, the Japanese morphological analyser. Debian's libmecab-dev has no pkg-config file.
+        // MeCab's header, the Japanese morphological analyser: JapaneseReading opens the library at
+        // run time (dlopen). Debian's libmecab-dev has no pkg-config file.
         .systemLibrary(name: "CMeCab", providers: [.apt(["libmecab-dev"])]),
         // The PipeWire stream as plain C functions: SPA's pod builder and pw_loop's helpers are
         // inline functions and macros Swift cannot import.

@@ -1,3 +1,3 @@
-// MeCab's C API. Debian's libmecab-dev ships no pkg-config file, so the header and library are
-// named here directly (mecab-config is the only other way to find them).
+// MeCab's C API, for its types: the functions are reached through dlopen (JapaneseReading's
+// MeCabLibrary), so nothing links libmecab. Debian's libmecab-dev ships no pkg-config file.
 #include <mecab.h>

@@ -20,7 +20,7 @@ enum ICUWords {
 
     /// The segments of `text`, in order and covering it; none when ICU cannot cut it.
     static func segments(of text: [UInt16]) -> [Segment] {
-        guard !text.isEmpty else { return [] }
+        guard !text.isEmpty, CICUI18N_load() == 0 else { return [] }
         var status = U_ZERO_ERROR
         return text.withUnsafeBufferPointer { buffer in
             guard let iterator = CICUI18N_ubrk_openWords("zh", buffer.baseAddress, Int32(buffer.count), &status)
@@ -49,6 +49,9 @@ final class Transliterator {
     private let transliterator: UnsafeMutablePointer<UTransliterator?>
 
     init(_ name: String) throws(ChineseReadingError) {
+        guard CICUI18N_load() == 0 else {
+            throw ChineseReadingError(transliterator: name, code: String(cString: CICUI18N_loadError()))
+        }
         var status = U_ZERO_ERROR
         let identifier = Array(name.utf16)
         let opened = identifier.withUnsafeBufferPointer {

@@ -12,6 +12,7 @@ public final class JapaneseReader: TextReading {
     public let dictionary: JapaneseDictionary
     public var languages: Set<String> { ["ja"] }
 
+    private let mecab: MeCabLibrary
     private let model: OpaquePointer
     private let tagger: OpaquePointer
     private let lattice: OpaquePointer
@@ -25,19 +26,25 @@ public final class JapaneseReader: TextReading {
             throw .noDictionary(looked: JapaneseDictionary.known.map(\.path))
         }
         guard dictionary.isInstalled else { throw .noDictionary(looked: [dictionary.path]) }
+        let mecab: MeCabLibrary
+        switch MeCabLibrary.shared {
+        case .success(let library): mecab = library
+        case .failure(let error): throw .noLibrary(reason: "\(error)")
+        }
+        self.mecab = mecab
         // An empty resource file: the dictionary folder alone decides, not /etc/mecabrc or ~/.mecabrc.
         let arguments = ["mecab", "--rcfile=/dev/null", "--dicdir=" + dictionary.path]
         var cArguments = arguments.map { strdup($0) }
         defer { for argument in cArguments { free(argument) } }
         let model = cArguments.withUnsafeMutableBufferPointer {
-            mecab_model_new(Int32($0.count), $0.baseAddress)
+            mecab.modelNew(Int32($0.count), $0.baseAddress)
         }
         guard let model else {
-            throw .openFailed(path: dictionary.path, reason: String(cString: mecab_strerror(nil)))
+            throw .openFailed(path: dictionary.path, reason: (mecab.strerror(nil).map { String(cString: $0) } ?? ""))
         }
-        guard let tagger = mecab_model_new_tagger(model), let lattice = mecab_model_new_lattice(model) else {
-            mecab_model_destroy(model)
-            throw .openFailed(path: dictionary.path, reason: String(cString: mecab_strerror(nil)))
+        guard let tagger = mecab.modelNewTagger(model), let lattice = mecab.modelNewLattice(model) else {
+            mecab.modelDestroy(model)
+            throw .openFailed(path: dictionary.path, reason: (mecab.strerror(nil).map { String(cString: $0) } ?? ""))
         }
         self.dictionary = dictionary
         self.model = model
@@ -46,9 +53,9 @@ public final class JapaneseReader: TextReading {
     }
 
     deinit {
-        mecab_lattice_destroy(lattice)
-        mecab_destroy(tagger)
-        mecab_model_destroy(model)
+        mecab.latticeDestroy(lattice)
+        mecab.destroy(tagger)
+        mecab.modelDestroy(model)
     }
 
     /// The words of Japanese text with the kana the Japanese voice reads; other languages have none.
@@ -90,12 +97,12 @@ public final class JapaneseReader: TextReading {
             guard let base = terminated.baseAddress else { return [] }
             let bytes = UnsafeBufferPointer(rebasing: terminated.dropLast())
             let start = UnsafeRawPointer(base).assumingMemoryBound(to: CChar.self)
-            mecab_lattice_set_sentence2(lattice, start, bytes.count)
-            guard mecab_parse_lattice(tagger, lattice) != 0 else { return [] }
+            mecab.latticeSetSentence(lattice, start, bytes.count)
+            guard mecab.parseLattice(tagger, lattice) != 0 else { return [] }
             var morphemes: [Morpheme] = []
             var byte = 0
             var scalar = offset  // where the last morpheme ended
-            var node = mecab_lattice_get_bos_node(lattice)
+            var node = mecab.latticeBOSNode(lattice)
             while let current = node {
                 node = current.pointee.next
                 let stat = Int(current.pointee.stat)
@@ -149,12 +156,17 @@ public enum JapaneseReaderError: Error, Equatable, CustomStringConvertible {
     case noDictionary(looked: [String])
     /// MeCab refused the dictionary.
     case openFailed(path: String, reason: String)
+    /// MeCab's library could not be loaded.
+    case noLibrary(reason: String)
 
     public var description: String {
         switch self {
         case .noDictionary(let looked):
             "No MeCab dictionary for reading Japanese (looked in \(looked.joined(separator: ", "))): kanji are "
                 + "spelled, not read. Install one: \(JapaneseDictionary.installCommand)"
+        case .noLibrary(let reason):
+            "MeCab's library could not be loaded (\(reason)): kanji are spelled, not read. Install it: "
+                + "sudo apt install libmecab2"
         case .openFailed(let path, let reason):
             "MeCab could not open the dictionary in \(path): \(reason) Reinstall it: "
                 + JapaneseDictionary.installCommand
