@@ -177,6 +177,14 @@ private func pulseStep(
     }
     let pending = requests.available > 0 || state.core.isFading
     if pending {
+        if requests.available > 0 && (state.corkAt != 0 || box.pointee.signals.pointee.underflow) {
+            // The stream ran dry and starts again: to the server this is a new start, like an
+            // uncork, so a STOP soon after waits for a timing reply taken since (one from before
+            // says where it was reading silence, and a fade placed by it cut the sound on
+            // pipewire-pulse), and one is asked for at once.
+            state.uncorkedAt = wallMicroseconds()
+            state.timingAskedAt = 0
+        }
         state.corkAt = 0
         // New frames: the stream is no longer dry (an underflow reported before them is stale).
         if requests.available > 0 { box.pointee.signals.pointee.underflow = false }
