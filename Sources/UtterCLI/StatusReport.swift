@@ -289,7 +289,7 @@ struct StatusReport {
             return StatusCheck(
                 topic: "neural voices", level: .problem,
                 message: "\(names) installed, but not offered: \(error).",
-                fix: "pip install --user onnxruntime   (or name its library in utter.conf: OnnxRuntimeLibrary PATH)")
+                fix: "python3 -m pip install --user --break-system-packages --no-deps onnxruntime   (or name its library in utter.conf: OnnxRuntimeLibrary PATH)")
         }
     }
 

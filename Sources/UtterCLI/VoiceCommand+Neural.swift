@@ -14,7 +14,7 @@ extension UtterCommand.VoiceCommand {
                 Copies the model, its JSON and a MODEL_CARD beside them (shown) into \
                 ~/.local/share/utter/voices/NAME/, after checking them as 'utter voice check' does. \
                 A running sd_utter lists the voice at its next voice list. Neural voices run on ONNX \
-                Runtime: 'pip install --user onnxruntime'.
+                Runtime: 'python3 -m pip install --user --break-system-packages --no-deps onnxruntime'.
                 """)
 
         @Argument(help: "The voice's model, such as en_US-joe-medium.onnx.")

@@ -43,7 +43,7 @@ package enum NeuralVoiceLibrary {
 
     /// What makes neural voices work on a machine without ONNX Runtime.
     package static let installAdvice =
-        "install ONNX Runtime with 'pip install --user onnxruntime', or name its library in utter.conf (OnnxRuntimeLibrary)"
+        "install ONNX Runtime with 'python3 -m pip install --user --break-system-packages --no-deps onnxruntime', or name its library in utter.conf (OnnxRuntimeLibrary)"
 
     /// The neural voices in the voice folders; none (one log line saying why) without ONNX Runtime.
     /// Names and identifiers taken by `taken` voices are refused.

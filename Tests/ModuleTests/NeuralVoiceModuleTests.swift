@@ -112,7 +112,7 @@ private func joeRig(_ rig: borrowing CaptureRig) throws -> String {
         #expect(module.expect("702 END\n") == "701 BEGIN\n702 END\n")
         let log = rig.log
         #expect(log.contains("1 neural voice(s) not listed (joe)"), "\(log)")
-        #expect(log.contains("pip install --user onnxruntime"))
+        #expect(log.contains("python3 -m pip install --user --break-system-packages --no-deps onnxruntime"))
     }
 
     @Test func `utter voice add installs the joe voice, check passes, remove takes it away`() throws {
@@ -148,7 +148,7 @@ private func joeRig(_ rig: borrowing CaptureRig) throws -> String {
             missing.standardOutput.contains(
                 "PROBLEM neural voices: joe installed, but not offered: ONNX Runtime not found ("),
             "\(missing.standardOutput)")
-        #expect(missing.standardOutput.contains("  fix: pip install --user onnxruntime"))
+        #expect(missing.standardOutput.contains("  fix: python3 -m pip install --user --break-system-packages --no-deps onnxruntime"))
         let found = ChildProcess.run([utter, "status"], environment: base + (try onnxRuntimeEnvironment()))
         #expect(found.standardOutput.contains("ok neural voices: joe on ONNX Runtime "), "\(found.standardOutput)")
     }
