@@ -49,8 +49,6 @@ struct PulseRenderState: ~Copyable {
     var timingAskedAt: UInt64 = 0
     /// When the stream was last uncorked (wall clock, µs, as libpulse stamps timing replies).
     var uncorkedAt: UInt64 = 0
-    /// When the stream, having run dry, was last given frames again (wall clock, µs); 0 after an uncork.
-    var restartedAt: UInt64 = 0
     /// While a STOP waits for a timing reply to place its fade: until when at most (MonotonicClock
     /// ns); 0 when no STOP waits.
     var stopWaitUntil: UInt64 = 0
@@ -135,15 +133,8 @@ private func pulseStep(
 ) {
     let stream = box.pointee.stream
     // (Not one `&&` chain: its right side is a closure, which would retain.)
-    // Just after a stream that ran dry starts again, no read index is to be trusted: pipewire-pulse
-    // has taken frames it has not reported yet (a fade placed by its reply still cut the sound,
-    // gain 0.59, where the process ran slowly). The fade then follows the last frame written:
-    // certain, at the cost of the few milliseconds queued.
-    var justRestarted = state.restartedAt != 0
-    if justRestarted { justRestarted = wallMicroseconds() &- state.restartedAt < restartWindow }
     var stopWaits = !state.corked
     if stopWaits { stopWaits = state.corkAt == 0 }
-    if stopWaits { stopWaits = !justRestarted }
     if stopWaits { stopWaits = hasPendingStop(state.core, shared: shared) }
     if stopWaits {
         // The fade must start where the server is: with no recent timing reply taken while the
@@ -166,8 +157,7 @@ private func pulseStep(
     // wherever playback is, and silence replaces the rest. (A flush would move the server's write
     // index to wherever its read index is then, and the fade would start at a guessed sample.)
     let unread = firstUnreadFrame(box, written: state.written)
-    let fadeUnread = justRestarted ? state.written : unread
-    let queuedRing = state.written > fadeUnread ? state.written - fadeUnread : 0
+    let queuedRing = state.written > unread ? state.written - unread : 0
     var fadeFrom = state.core.handedOver > queuedRing ? state.core.handedOver - queuedRing : 0
     // Before the run, the stream holds other frames (silence a STOP queued): fade from the run's start.
     if fadeFrom < state.runRing { fadeFrom = state.runRing }
@@ -189,11 +179,10 @@ private func pulseStep(
     if pending {
         if requests.available > 0 && (state.corkAt != 0 || box.pointee.signals.pointee.underflow) {
             // The stream ran dry and starts again: to the server this is a new start, like an
-            // uncork (a timing reply from before says where it was reading silence): a STOP in
-            // the next moments fades after the last frame written (`justRestarted`), later ones
-            // use a reply taken since, asked for at once.
+            // uncork, so a STOP soon after waits for a timing reply taken since (one from before
+            // says where it was reading silence, and a fade placed by it cut the sound on
+            // pipewire-pulse), and one is asked for at once.
             state.uncorkedAt = wallMicroseconds()
-            state.restartedAt = state.uncorkedAt
             state.timingAskedAt = 0
         }
         state.corkAt = 0
@@ -206,7 +195,6 @@ private func pulseStep(
             }
             state.corked = false
             state.uncorkedAt = wallMicroseconds()
-            state.restartedAt = 0
             // Where the server reads is asked at once, so that a STOP soon after finds it known.
             state.timingAskedAt = 0
         }
@@ -258,8 +246,6 @@ private func pulseStep(
 
 /// How long a STOP waits at most for a timing reply before placing its fade from what is known.
 private let stopTimingWait: UInt64 = 60_000_000
-/// How long after a stream that ran dry starts again a STOP fades after the last frame written (µs).
-private let restartWindow: UInt64 = 200_000
 
 /// One wait of the stream's main loop (`timeout` µs, -1: none), then the stream's health checked.
 @_noLocks
