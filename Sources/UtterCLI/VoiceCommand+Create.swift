@@ -173,21 +173,12 @@ extension UtterCommand.VoiceCommand {
 
         /// Writes the manifest into `building` and moves the folder to `target`, replacing what is there.
         private func install(_ manifest: ClipVoiceManifest, from building: String, at target: String) throws {
-            let parent = FileSystem.parent(of: target)
             do {
                 try FileSystem.write(Array(manifest.text.utf8), to: "\(building)/\(VoiceLibrary.manifestName)")
                 // mkdtemp's folder is the user's alone; a voice is read by speech-dispatcher's user too.
                 try FileSystem.setMode(building, 0o755)
                 try FileSystem.setMode(building + "/clips", 0o755)
-                if FileSystem.exists(target) {
-                    // Moved aside first: a folder can only replace an empty one.
-                    let old = try FileSystem.makeTemporaryDirectory(prefix: "\(parent)/.\(name).utter-old-")
-                    try FileSystem.move(target, to: old)
-                    try FileSystem.move(building, to: target)
-                    try FileSystem.removeTree(old)
-                } else {
-                    try FileSystem.move(building, to: target)
-                }
+                try moveVoiceFolder(building, to: target, name: name)
             } catch {
                 throw UtterError("Cannot put the voice in \(target): \(error).")
             }

@@ -75,14 +75,7 @@ extension UtterCommand.VoiceCommand {
                 throw UtterError(check.problems.map { $0.replacing(building, with: source) }.joined(separator: "\n"))
             }
             do {
-                if FileSystem.exists(target) {
-                    let old = try FileSystem.makeTemporaryDirectory(prefix: "\(parent)/.\(name).utter-old-")
-                    try FileSystem.move(target, to: old)
-                    try FileSystem.move(building, to: target)
-                    try FileSystem.removeTree(old)
-                } else {
-                    try FileSystem.move(building, to: target)
-                }
+                try moveVoiceFolder(building, to: target, name: name)
             } catch {
                 try? FileSystem.removeTree(building)
                 throw UtterError("cannot install \(target): \(error)")

@@ -1,4 +1,5 @@
 import ArgumentParser
+import System
 
 extension UtterCommand {
     /// `utter voice`: clip voices made, checked and listed.
@@ -23,4 +24,17 @@ extension UtterCommand {
 /// `count` and `noun`, in the plural unless the count is one: `1 clip`, `3 clips`.
 func counted(_ count: Int, _ noun: String) -> String {
     "\(count) \(noun)\(count == 1 ? "" : "s")"
+}
+
+/// Puts the voice folder `building` in the place of `target` (`name` in its parent), replacing a
+/// voice already there: moved aside first, since a folder can only replace an empty one.
+func moveVoiceFolder(_ building: String, to target: String, name: String) throws {
+    guard FileSystem.exists(target) else {
+        try FileSystem.move(building, to: target)
+        return
+    }
+    let old = try FileSystem.makeTemporaryDirectory(prefix: "\(FileSystem.parent(of: target))/.\(name).utter-old-")
+    try FileSystem.move(target, to: old)
+    try FileSystem.move(building, to: target)
+    try FileSystem.removeTree(old)
 }
