@@ -95,10 +95,22 @@ private func checkWords(_ words: [ReadingWord], in text: String) {
     "", " ", "\u{0}", "今日\u{0}は\u{0}", "\u{1}\u{7F}\t\r\n\u{1B}[0m", "か\u{3099}き\u{309A}", "e\u{301}\u{302}\u{303}",
     "😀👍🏽‍🔥🇯🇵", "ｶﾀｶﾅｰﾃｽﾄ､ﾃﾞｽ｡", "ＡＢＣ１２３！？", "ーーー", "々〆〇", "\u{FEFF}\u{200B}\u{202E}日本",
     "1,2,3,,4..5.", "9999999999999999999999兆", "十十十百百千千万万億億兆兆", "𠮷野家", "\u{10FFFF}\u{E000}",
-    String(repeating: "あ", count: 70_000), String(repeating: "鬱", count: 5000), String(repeating: "A", count: 70_000),
-    String(repeating: "1", count: 3000), String(repeating: "。", count: 3000),
 ])
 func `odd input gives words within the text and never crashes`(text: String) throws {
+    let reader = try JapaneseReader()
+    checkWords(reader.words(of: text, language: "ja"), in: text)
+}
+
+/// Built inside the test from its name: the log would print each whole.
+private let longRuns: [String: String] = [
+    "70,000 あ": String(repeating: "あ", count: 70_000), "5,000 鬱": String(repeating: "鬱", count: 5000),
+    "70,000 A": String(repeating: "A", count: 70_000), "3,000 digits": String(repeating: "1", count: 3000),
+    "3,000 。": String(repeating: "。", count: 3000),
+]
+
+@Test(arguments: longRuns.keys.sorted())
+func `long runs of one character give words within the text`(what: String) throws {
+    let text = try #require(longRuns[what])
     let reader = try JapaneseReader()
     checkWords(reader.words(of: text, language: "ja"), in: text)
 }
