@@ -217,11 +217,19 @@ struct StatusReport {
                 "none found"
             }
         let alsaAsked = configuration.asksForALSA || settings?.outputMethod == "alsa"
-        let backend = SoundSession.resolve(configuration.audioBackend, alsaAsked: alsaAsked)
+        var backend = SoundSession.resolve(configuration.audioBackend, alsaAsked: alsaAsked)
+        var plugin: SoundServerPlugin? = nil
+        if configuration.audioBackend == .auto && alsaAsked {
+            (backend, plugin) = SoundSession.route(
+                forALSA: AudioConfiguration(deviceName: device, alsaConfigText: alsaText))
+        }
         if backend == .pulse || backend == .pipewire {
-            let how = "AudioBackend \(configuration.audioBackend.rawValue)"
+            var how = "AudioBackend \(configuration.audioBackend.rawValue)"
+            if let plugin {
+                how += ", for the ALSA device \"\(device)\" (\(source)), which is \(plugin.server.rawValue)'s plugin: a STOP fades here, through the plugin it would cut"
+            }
             let api = backend == .pulse ? "libpulse" : "libpipewire"
-            if let error = Self.probeStream(backend, configuration: configuration) {
+            if let error = Self.probeStream(backend, configuration: configuration, address: plugin?.address) {
                 checks.append(
                     StatusCheck(
                         topic: "audio", level: .problem,
@@ -258,10 +266,13 @@ struct StatusReport {
     }
 
     /// Whether a stream of `backend` (pulse or pipewire) opens in this session: the error if not.
-    private static func probeStream(_ backend: AudioBackend, configuration: UtterConfiguration) -> String? {
-        if backend == .pulse { return PulseOutput.probe().map(\.description) }
+    private static func probeStream(
+        _ backend: AudioBackend, configuration: UtterConfiguration, address: String? = nil
+    ) -> String? {
+        if backend == .pulse { return PulseOutput.probe(server: address).map(\.description) }
         do {
-            let sink = try SoundSession.pipeWireSink(configuration: configuration, sampleRate: 22050, wake: try EventFD())
+            let sink = try SoundSession.pipeWireSink(
+                configuration: configuration, sampleRate: 22050, wake: try EventFD(), remote: address)
             defer { _ = sink.shutdown(until: MonotonicClock.now + 500_000_000) }
             try sink.prepare()
             return nil

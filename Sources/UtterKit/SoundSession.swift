@@ -36,6 +36,19 @@ package enum SoundSession {
         return hasPulseServer ? .pulse : .alsa
     }
 
+    /// Where `AudioBackend auto` plays the ALSA device `alsa` names: when the device is a sound
+    /// server's plugin and that server is there, through the server's own API, where a STOP fades
+    /// (through the plugin it cuts mid-waveform: the plugin cannot take back what it passed on), on
+    /// the server and sink the plugin names; else through ALSA.
+    package static func route(forALSA alsa: AudioConfiguration) -> (AudioBackend, SoundServerPlugin?) {
+        guard let plugin = SoundServerPlugin.of(alsa) else { return (.alsa, nil) }
+        switch plugin.server {
+        case .pulseAudio where plugin.address != nil || hasPulseServer: return (.pulse, plugin)
+        case .pipeWire where plugin.address != nil || hasPipeWire: return (.pipewire, plugin)
+        default: return (.alsa, nil)
+        }
+    }
+
     /// A sink on the session's PipeWire (or `remote`), with utter.conf's period as its quantum.
     package static func pipeWireSink(
         configuration: UtterConfiguration, sampleRate: Int, wake: EventFD, remote: String? = nil
@@ -47,11 +60,11 @@ package enum SoundSession {
 
     /// A sink on the session's PulseAudio-protocol server, with utter.conf's period and buffer.
     package static func pulseSink(
-        configuration: UtterConfiguration, sampleRate: Int, wake: EventFD, server: String? = nil
+        configuration: UtterConfiguration, sampleRate: Int, wake: EventFD, server: String? = nil, sink: String? = nil
     ) throws(StreamError) -> StreamSink {
         let period = max(32, sampleRate * configuration.periodMilliseconds / 1000)
         return try PulseOutput.sink(
             sampleRate: sampleRate, periodFrames: period, bufferFrames: period * configuration.bufferPeriods,
-            server: server, controlWake: wake)
+            server: server, sink: sink, controlWake: wake)
     }
 }

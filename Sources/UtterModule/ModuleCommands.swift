@@ -107,7 +107,7 @@ extension ModuleServer {
             send(.cannotSpeak)
             return
         }
-        if runtime == nil { initialize() }
+        if runtime == nil { initialize(replying: false) }
         if let name = settings.synthesisVoice, runtime?.factory.catalogue.voice(named: name) == nil {
             refreshVoicesIfChanged()  // perhaps a voice installed since
         }

@@ -11,7 +11,9 @@ import UtterKit
 import Voices
 
 extension ModuleServer {
-    func initialize() {
+    /// Sets up the engine and audio; `replying` is false when a message finds none (a failed INIT
+    /// or backend switch): the set-up is then tried again silently, the message's reply to follow.
+    func initialize(replying: Bool = true) {
         guard runtime == nil else {
             logger.warning("INIT received twice; already initialised")
             send(.initialized(details: ["Utter is already initialised."]))
@@ -23,7 +25,7 @@ extension ModuleServer {
             engine = try EspeakEngine()
         } catch {
             logger.critical("\(error)")
-            send(.initializationFailed(reason: "\(error)"))
+            if replying { send(.initializationFailed(reason: "\(error)")) }
             return
         }
         let espeakVoices = engine.voices()
@@ -35,20 +37,25 @@ extension ModuleServer {
             logger: logSink.logger(label: "utter.voices"))
         let voices = espeakVoices + clipVoices + neuralVoices
         let catalogue = VoiceCatalogue(voices: voices)
-        let backend = SoundSession.resolve(configuration.audioBackend, alsaAsked: configuration.asksForALSA)
+        var backend = SoundSession.resolve(configuration.audioBackend, alsaAsked: configuration.asksForALSA)
+        var plugin: SoundServerPlugin? = nil
+        if configuration.audioBackend == .auto && configuration.asksForALSA {
+            (backend, plugin) = routeForALSA()
+        }
         let pipeline: SpeechPipeline
         let audio: AudioOutput?
         do {
-            (pipeline, audio) = try makePipeline(engine: engine, backend: backend)
+            (pipeline, audio) = try makePipeline(engine: engine, backend: backend, plugin: plugin)
         } catch {
             logger.critical("\(error)")
-            send(.initializationFailed(reason: "\(error)"))
+            if replying { send(.initializationFailed(reason: "\(error)")) }
             return
         }
         runtime = Runtime(
             factory: JobFactory(configuration: configuration, catalogue: catalogue, words: wordBook()),
-            pipeline: pipeline, audio: audio, backend: backend, espeakVoices: espeakVoices,
+            pipeline: pipeline, audio: audio, backend: backend, plugin: plugin, espeakVoices: espeakVoices,
             voiceSignature: voiceSignature)
+        if let plugin { logPluginRoute(plugin, backend: backend) }
         logger.notice(
             "initialised",
             metadata: [
@@ -56,12 +63,14 @@ extension ModuleServer {
                 "neural voices": "\(neuralVoices.count)",
                 "voice list entries": "\(catalogue.listings.count)", "audio": "\(backend.rawValue)",
             ])
-        send(.initialized(details: ["Utter: \(voices.count) voices ready."]))
+        if replying { send(.initialized(details: ["Utter: \(voices.count) voices ready."])) }
     }
 
-    /// Starts the engine's pipeline playing through `backend` (resolved: not `.auto`); the ALSA
-    /// output too, when that is the backend, for AUDIO blocks to change its device.
-    func makePipeline(engine: consuming EspeakEngine, backend: AudioBackend) throws -> (SpeechPipeline, AudioOutput?) {
+    /// Starts the engine's pipeline playing through `backend` (resolved: not `.auto`), on the
+    /// server and sink `plugin` names when it stands in for an ALSA plugin device.
+    func makePipeline(
+        engine: consuming EspeakEngine, backend: AudioBackend, plugin: SoundServerPlugin? = nil
+    ) throws -> (SpeechPipeline, AudioOutput?) {
         var audio: AudioOutput?
         let pipeline = try SpeechPipeline(
             engine: engine, logger: logSink.logger(label: "utter.synth"),
@@ -69,9 +78,12 @@ extension ModuleServer {
         ) { wake, sampleRate in
             switch backend {
             case .pulse:
-                return try SoundSession.pulseSink(configuration: configuration, sampleRate: sampleRate, wake: wake)
+                return try SoundSession.pulseSink(
+                    configuration: configuration, sampleRate: sampleRate, wake: wake, server: plugin?.address,
+                    sink: plugin?.sink)
             case .pipewire:
-                return try SoundSession.pipeWireSink(configuration: configuration, sampleRate: sampleRate, wake: wake)
+                return try SoundSession.pipeWireSink(
+                    configuration: configuration, sampleRate: sampleRate, wake: wake, remote: plugin?.address)
             case .alsa, .auto:
                 break
             }
@@ -85,29 +97,58 @@ extension ModuleServer {
         return (pipeline, audio)
     }
 
-    /// Plays through ALSA from now on, as `AudioBackend auto` does when speech-dispatcher's AUDIO
-    /// block asks for ALSA: nothing has been spoken yet, so the pipeline is made again.
-    func switchToALSA() {
-        guard let (factory, espeakVoices, voiceSignature) = retireRuntime() else { return }
-        do {
-            let (pipeline, audio) = try makePipeline(engine: try EspeakEngine(), backend: .alsa)
-            runtime = Runtime(
-                factory: factory, pipeline: pipeline, audio: audio, backend: .alsa, espeakVoices: espeakVoices,
-                voiceSignature: voiceSignature)
-        } catch {
-            logger.critical("cannot restart the engine for ALSA (\(error))")
-            return
-        }
-        logger.notice("audio backend: alsa, for the device speech-dispatcher names (AudioBackend auto)")
+    /// Where `AudioBackend auto` plays the ALSA device in use (`SoundSession.route(forALSA:)`).
+    func routeForALSA() -> (AudioBackend, SoundServerPlugin?) {
+        SoundSession.route(forALSA: audioConfiguration(sampleRate: 22050))
     }
 
-    /// Stops the pipeline of a runtime not on ALSA and lets it go (with its engine: libespeak-ng
-    /// keeps its state in globals, so the old engine must be gone before a new one starts); what
-    /// the next runtime keeps of it, or nil when there is none to switch or it did not stop.
+    func logPluginRoute(_ plugin: SoundServerPlugin, backend: AudioBackend) {
+        let device = audioConfiguration(sampleRate: 22050).deviceName
+        var where_ = plugin.address.map { " at \($0)" } ?? ""
+        if let sink = plugin.sink { where_ += ", \(backend == .pulse ? "sink" : "node") \(sink)" }
+        logger.notice(
+            "audio backend: \(backend.rawValue), for ALSA's device '\(device)', which is \(plugin.server.rawValue)'s plugin\(where_) (AudioBackend auto: a STOP fades there, through the plugin it would cut)"
+        )
+        if backend == .pipewire && plugin.sink != nil {
+            logger.warning("the plugin's playback_node \(plugin.sink!) is not followed: Utter plays to PipeWire's default")
+        }
+    }
+
+    /// Plays the device speech-dispatcher's AUDIO block names, as `AudioBackend auto` does when that
+    /// block asks for ALSA: through the native backend of the server whose plugin the device is,
+    /// else through ALSA. Nothing has been spoken yet, so the pipeline is made again if it changes.
+    func followALSA() {
+        let (backend, plugin) = routeForALSA()
+        // (No binding of the runtime here: it would keep the old engine alive past its retirement.)
+        guard runtime != nil else { return }
+        if runtime?.backend == backend && runtime?.plugin == plugin {
+            if let plugin { logPluginRoute(plugin, backend: backend) }
+            return
+        }
+        guard let (factory, espeakVoices, voiceSignature) = retireRuntime() else { return }
+        do {
+            let (pipeline, audio) = try makePipeline(engine: try EspeakEngine(), backend: backend, plugin: plugin)
+            runtime = Runtime(
+                factory: factory, pipeline: pipeline, audio: audio, backend: backend, plugin: plugin,
+                espeakVoices: espeakVoices, voiceSignature: voiceSignature)
+        } catch {
+            logger.critical("cannot restart the engine for \(backend.rawValue) (\(error))")
+            return
+        }
+        if let plugin {
+            logPluginRoute(plugin, backend: backend)
+        } else {
+            logger.notice("audio backend: alsa, for the device speech-dispatcher names (AudioBackend auto)")
+        }
+    }
+
+    /// Stops the current pipeline and lets it go (with its engine: libespeak-ng keeps its state in
+    /// globals, so the old engine must be gone before a new one starts); what the next runtime
+    /// keeps of it, or nil when it did not stop.
     private func retireRuntime() -> (JobFactory, [Voice], [VoiceLibrary.Stamp])? {
-        guard let current = runtime, current.backend != .alsa else { return nil }
+        guard let current = runtime else { return nil }
         if let stuck = current.pipeline.shutdown(until: MonotonicClock.now + Self.shutdownWait) {
-            logger.error("cannot switch to ALSA: the \(stuck) did not stop; staying on \(current.backend.rawValue)")
+            logger.error("cannot switch the audio backend: the \(stuck) did not stop; staying on \(current.backend.rawValue)")
             return nil
         }
         runtime = nil
@@ -173,7 +214,7 @@ extension ModuleServer {
             serverAudioDevice = device
         }
         send(.audioInitialized)
-        if configuration.audioBackend == .auto && methods?.first == "alsa" { switchToALSA() }
+        if configuration.audioBackend == .auto && methods?.first == "alsa" { followALSA() }
         if let runtime, let audio = runtime.audio {
             let audioConfiguration = audioConfiguration(sampleRate: audio.configuration.sampleRate)
             audio.setDevice(audioConfiguration)

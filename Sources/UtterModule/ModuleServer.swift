@@ -38,8 +38,10 @@ public final class ModuleServer {
         var pipeline: SpeechPipeline
         /// The pipeline's sink when it is an ALSA device (AUDIO blocks change it).
         var audio: AudioOutput?
-        /// What the pipeline plays through: `.pulse` or `.alsa`.
+        /// What the pipeline plays through: `.pipewire`, `.pulse` or `.alsa`.
         var backend: AudioBackend
+        /// The sound server plugin of ALSA's device that `backend` stands in for, if any.
+        var plugin: SoundServerPlugin?
         var espeakVoices: [Voice]
         /// The voice folders as they were when the clip voices were read.
         var voiceSignature: [VoiceLibrary.Stamp]

@@ -197,3 +197,20 @@ func `pathological engine input is stopped at once and the module stays usable`(
     )
     #expect(module.quit() == 0)
 }
+
+/// A message before INIT (the server never sends one) sets the module up on the spot: its replies
+/// are the message's alone, no `299` among them, and it is spoken.
+@Test func `SPEAK before INIT is answered as a message and spoken`() throws {
+    let rig = CaptureRig()
+    let module = try ModuleProcess(
+        home: rig.folder, logPath: rig.logPath, configurationPath: "/nonexistent/utter.conf")
+    module.send("AUDIO\n")
+    #expect(module.expect("\n") == "207 OK RECEIVING AUDIO SETTINGS\n")
+    module.send("audio_output_method=alsa\naudio_alsa_device=utter_capture\n.\n")
+    #expect(module.expect("\n") == "203 OK AUDIO INITIALIZED\n")
+    speak(module, "<speak>Set up on the spot.</speak>")
+    #expect(module.expect("702 END\n") == "701 BEGIN\n702 END\n")
+    #expect(module.quit() == 0)
+    let voiced = rig.samples().count { abs(Int32($0)) > 300 }
+    #expect(voiced > 5000, "spoken: \(voiced) samples above -40 dB; \(rig.log.suffix(600))")
+}

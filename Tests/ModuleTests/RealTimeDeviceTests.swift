@@ -358,4 +358,32 @@ struct RealTimeDeviceTests {
             rig.log.contains("audio backend: alsa, for the device speech-dispatcher names") == (method == "alsa"),
             "\(rig.log.suffix(800))")
     }
+
+    // speech-dispatcher says "alsa" and its ALSA device is a PulseAudio plugin (as `default` is
+    // on a desktop running PulseAudio): through the plugin a STOP would cut mid-waveform, so
+    // `AudioBackend auto` plays to the same server and sink through libpulse, where it fades.
+    @Test func `an ALSA device that is PulseAudio's plugin is played through libpulse, to the same sink`() throws {
+        let rig = CaptureRig()
+        let pulse = try PrivateSoundServer(runtime: rig.folder + "/pulse", kind: .pulseAudio)
+        writeFile(
+            rig.folder + "/.asoundrc",
+            "pcm.utter_plugin { type plug slave.pcm \"utter_server\" }\n"
+                + "pcm.utter_server { type pulse server \"unix:\(pulse.socket)\" device \"utter_null\" }\n")
+        // No PULSE_SERVER in the environment: the server and sink are the plugin's.
+        let module = try startModule(rig, device: "utter_plugin", audioMethod: "alsa")
+        let monitor = try MonitorRecording(pulse: pulse, path: rig.folder + "/heard.raw")
+        speak(module, "<speak>" + String(repeating: "Played to the sound server itself. ", count: 4) + "</speak>")
+        #expect(module.expect("701 BEGIN\n", within: 30) == "701 BEGIN\n")
+        let inputs = pulse.pactl("list", "sink-inputs")
+        #expect(module.expect("702 END\n", within: 30) == "702 END\n")
+        usleep(300_000)
+        #expect(audibleRange(monitor.finish()) != nil, "heard on the sound server")
+        #expect(module.quit() == 0)
+        #expect(inputs.contains("application.name = \"Utter\""), "a libpulse stream of Utter's own: \(inputs)")
+        #expect(!inputs.contains("ALSA plug-in"), "not the ALSA plugin's stream: \(inputs)")
+        #expect(
+            rig.log.contains(
+                "audio backend: pulse, for ALSA's device 'utter_plugin', which is PulseAudio's plugin at unix:\(pulse.socket), sink utter_null"
+            ), "\(rig.log.suffix(1200))")
+    }
 }
