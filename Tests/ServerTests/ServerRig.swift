@@ -255,10 +255,12 @@ final class ServerRig {
     }
 
     /// Clients/session.py: one python3-speechd scenario; see that file for the output format.
-    func session(_ scenario: String, _ texts: [String], timeout: Duration = .seconds(60))
+    func session(_ scenario: String, _ texts: [String], timeout: Duration = .seconds(120))
         async throws -> Session
     {
-        let perWait = 20
+        // Hang guards, not measurements: a 16 s message paced in real time on two cores busy with
+        // forty suites (or a sanitizer) has taken over 20 s from RESUME to END.
+        let perWait = 45
         let finished = try await run(
             Paths.python, [Paths.clientScript, scenario, String(perWait)] + texts, timeout: timeout)
         return Session(finished)
