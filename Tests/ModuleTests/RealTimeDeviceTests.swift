@@ -114,32 +114,13 @@ func startPacedModule(
     }
 }
 
-/// A 16-bit mono WAV file of a sine tone.
+/// A 16-bit mono WAV file of a sine tone at 22,050 Hz, written with libsndfile.
 func writeTone(_ path: String, frequency: Double, seconds: Double, amplitude: Double) {
     let rate = 22050
-    let count = Int(seconds * Double(rate))
-    var bytes: [UInt8] = []
-    func append32(_ value: UInt32) { withUnsafeBytes(of: value.littleEndian) { bytes += $0 } }
-    func append16(_ value: UInt16) { withUnsafeBytes(of: value.littleEndian) { bytes += $0 } }
-    bytes += Array("RIFF".utf8)
-    append32(UInt32(36 + count * 2))
-    bytes += Array("WAVEfmt ".utf8)
-    append32(16)
-    append16(1)
-    append16(1)
-    append32(UInt32(rate))
-    append32(UInt32(rate * 2))
-    append16(2)
-    append16(16)
-    bytes += Array("data".utf8)
-    append32(UInt32(count * 2))
-    for index in 0..<count {
-        let value = amplitude * sin(2 * Double.pi * frequency * Double(index) / Double(rate))
-        append16(UInt16(bitPattern: Int16(value)))
+    let samples = (0..<Int(seconds * Double(rate))).map { index in
+        Int16(amplitude * sin(2 * Double.pi * frequency * Double(index) / Double(rate)))
     }
-    let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
-    _ = bytes.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
-    close(fd)
+    precondition(SoundFileContents.writeWAV(samples, sampleRate: rate, to: path), "cannot write \(path)")
 }
 
 /// Indices of the first and last samples louder than `threshold`, if any.
