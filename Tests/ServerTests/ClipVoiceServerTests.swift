@@ -1,41 +1,23 @@
 // A clip voice installed in the user's data folder, used through the real server and spd-say.
 import Foundation
+import TestSupport
 import Testing
 
 @Suite("clip voices through speech-dispatcher")
 struct ClipVoiceServerTests {
-    /// A 0.4 s tone as 16-bit mono WAV at the module's rate, and its samples.
-    static func tone() -> (wav: Data, samples: [Int16]) {
-        let samples = (0..<8820).map { Int16(9000 * sin(2 * Double.pi * 630 * Double($0) / 22050)) }
-        var wav = Data()
-        func append<T: FixedWidthInteger>(_ value: T) {
-            withUnsafeBytes(of: value.littleEndian) { wav.append(contentsOf: $0) }
-        }
-        wav.append(contentsOf: Array("RIFF".utf8))
-        append(UInt32(36 + samples.count * 2))
-        wav.append(contentsOf: Array("WAVEfmt ".utf8))
-        append(UInt32(16))
-        append(UInt16(1))
-        append(UInt16(1))
-        append(UInt32(22050))
-        append(UInt32(44100))
-        append(UInt16(2))
-        append(UInt16(16))
-        wav.append(contentsOf: Array("data".utf8))
-        append(UInt32(samples.count * 2))
-        for sample in samples { append(sample) }
-        return (wav, samples)
-    }
+    /// A 0.4 s tone at the module's rate.
+    static let tone = (0..<8820).map { Int16(9000 * sin(2 * Double.pi * 630 * Double($0) / 22050)) }
 
     @Test("a clip voice in ~/.local/share/utter/voices is listed by spd-say -L and plays its clip for spd-say -y")
     func clipVoiceThroughTheServer() async throws {
-        let (wav, clip) = Self.tone()
+        let clip = Self.tone
         try await withServer(
             "clips", device: .unpaced,
             prepare: { home in
                 let folder = home.appendingPathComponent(".local/share/utter/voices/chime")
                 try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-                try wav.write(to: folder.appendingPathComponent("ding.wav"))
+                let written = SoundFileContents.writeWAV(clip, sampleRate: 22050, to: folder.appendingPathComponent("ding.wav").path)
+                #expect(written, "the clip is written with libsndfile")
                 try """
                 Name "Chime"
                 PrimaryLanguage "en-GB"
