@@ -1,7 +1,7 @@
 import AudioOutput
 import AudioSinks
 import Configuration
-internal import Logging
+public import Logging
 import SoundFiles
 import Speech
 import Synchronization
@@ -53,10 +53,10 @@ public final class Speaker: Sendable {
     }
 
     /// A speaker for `output`; a device is opened now, a file created now, so that a problem with
-    /// either is reported here rather than by silence.
-    public init(output: Output) throws(SpeakerError) {
+    /// either is reported here rather than by silence. What goes wrong on the way (a voice folder
+    /// that cannot be read, a sound server that fails) is logged to `logger`.
+    public init(output: Output, logger: Logger = Logger(label: "utter")) throws(SpeakerError) {
         let configuration = UtterConfiguration()
-        let logger = Logger(label: "utter")
         let (engine, all) = try Self.engineAndVoices(configuration: configuration, logger: logger)
         let catalogue = VoiceCatalogue(voices: all)
         factory = JobFactory(configuration: configuration, catalogue: catalogue)
@@ -178,8 +178,8 @@ public final class Speaker: Sendable {
 extension Speaker {
     /// Every installed voice, without opening any output. Like a speaker, this needs the engine:
     /// it fails while a speaker exists in the process (use its ``voices`` then).
-    public static func installedVoices() throws(SpeakerError) -> [VoiceDescription] {
-        try engineAndVoices(configuration: UtterConfiguration(), logger: Logger(label: "utter")).voices.map(
+    public static func installedVoices(logger: Logger = Logger(label: "utter")) throws(SpeakerError) -> [VoiceDescription] {
+        try engineAndVoices(configuration: UtterConfiguration(), logger: logger).voices.map(
             VoiceDescription.init)
     }
 
