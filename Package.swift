@@ -46,24 +46,27 @@ let package = Package(
         .systemLibrary(
             name: "CSpeechd", pkgConfig: "speech-dispatcher",
             providers: [.apt(["libspeechd-dev"])]),
-        .systemLibrary(
-            name: "CPulse", pkgConfig: "libpulse",
-            providers: [.apt(["libpulse-dev"])]),
+        // libpulse's headers are in the default include path and its module map links it: its
+        // pkg-config file would only add -D_REENTRANT and -pthread, which SwiftPM refuses with a
+        // warning in every build. Debian: libpulse-dev.
+        .systemLibrary(name: "CPulse", providers: [.apt(["libpulse-dev"])]),
         .systemLibrary(
             name: "CICU", pkgConfig: "icu-uc",
             providers: [.apt(["libicu-dev"])]),
         // ICU's transliterators (Han-Latin) and word breaks, for Chinese, opened at run time (dlopen):
         // only a process that reads Chinese maps ICU.
         .target(name: "CICUI18N"),
-        .systemLibrary(
-            name: "CPipeWire", pkgConfig: "libpipewire-0.3",
-            providers: [.apt(["libpipewire-0.3-dev"])]),
         // MeCab's header, the Japanese morphological analyser: JapaneseReading opens the library at
         // run time (dlopen). Debian's libmecab-dev has no pkg-config file.
         .systemLibrary(name: "CMeCab", providers: [.apt(["libmecab-dev"])]),
         // The PipeWire stream as plain C functions: SPA's pod builder and pw_loop's helpers are
-        // inline functions and macros Swift cannot import.
-        .target(name: "CPipeWireShims", dependencies: ["CPipeWire"]),
+        // inline functions and macros Swift cannot import. Only this C file sees libpipewire's
+        // headers (Debian's libpipewire-0.3-dev), by their include folders: pkg-config's flags for
+        // them add -D_REENTRANT, which SwiftPM refuses with a warning in every build.
+        .target(
+            name: "CPipeWireShims",
+            cSettings: [.unsafeFlags(["-I/usr/include/pipewire-0.3", "-I/usr/include/spa-0.2"])],
+            linkerSettings: [.linkedLibrary("pipewire-0.3")]),
 
         // ONNX Runtime's C API as far as Utter uses it, declared from its documentation: the
         // library is opened at run time (OnnxRuntime), so the build needs none of it.
@@ -113,7 +116,7 @@ let package = Package(
         // Playback through PipeWire's native API, on AudioOutput's stream render core.
         .target(
             name: "PipeWireOutput",
-            dependencies: ["AudioOutput", "AudioSinks", "System", "CPipeWire", "CPipeWireShims"],
+            dependencies: ["AudioOutput", "AudioSinks", "System", "CPipeWireShims"],
             swiftSettings: upcoming),
         // The only user of COnnxRuntime: ONNX Runtime found and opened at run time, sessions, runs.
         .target(name: "OnnxRuntime", dependencies: ["COnnxRuntime", "System"], swiftSettings: upcoming),

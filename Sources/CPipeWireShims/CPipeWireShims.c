@@ -7,6 +7,12 @@
 #include <spa/param/audio/format-utils.h>
 #include "CPipeWireShims.h"
 
+_Static_assert(UTTER_PW_STATE_ERROR == PW_STREAM_STATE_ERROR && UTTER_PW_STATE_UNCONNECTED == PW_STREAM_STATE_UNCONNECTED
+                   && UTTER_PW_STATE_CONNECTING == PW_STREAM_STATE_CONNECTING
+                   && UTTER_PW_STATE_PAUSED == PW_STREAM_STATE_PAUSED
+                   && UTTER_PW_STATE_STREAMING == PW_STREAM_STATE_STREAMING,
+               "the stream states Swift sees are PipeWire's");
+
 struct utter_pw {
     struct utter_pw_callbacks callbacks;
     uint32_t rate;

@@ -1,5 +1,4 @@
 package import AudioOutput
-internal import CPipeWire
 internal import CPipeWireShims
 import Glibc
 import Synchronization
@@ -97,7 +96,7 @@ package final class PipeWireConnection: StreamConnection, @unchecked Sendable {
         let awake = render.activity.load(ordering: .sequentiallyConsistent) == Activity.active.code
         setTimer(pw, armed: false)
         render.beginStream()
-        loop.state = Int32(PW_STREAM_STATE_CONNECTING.rawValue)
+        loop.state = Int32(UTTER_PW_STATE_CONNECTING)
         loop.failure = nil
         let result = withOptionalCString(remote) { utter_pw_connect(pw, $0, awake) }
         guard result >= 0 else {
@@ -113,7 +112,7 @@ package final class PipeWireConnection: StreamConnection, @unchecked Sendable {
         loop.streamAsleep = !awake
 
         let deadline = MonotonicClock.now + connectTimeout
-        let paused = Int32(PW_STREAM_STATE_PAUSED.rawValue)
+        let paused = Int32(UTTER_PW_STATE_PAUSED)
         while loop.failure == nil && loop.state < paused && !render.isClosed {
             let now = MonotonicClock.now
             guard now < deadline else { break }
@@ -255,7 +254,7 @@ package final class PipeWireConnection: StreamConnection, @unchecked Sendable {
         // Our own teardown disconnects the stream too: only a stream we still have can fail.
         guard loop.hasStream, loop.failure == nil else { return }
         let failed =
-            state == Int32(PW_STREAM_STATE_ERROR.rawValue) || state == Int32(PW_STREAM_STATE_UNCONNECTED.rawValue)
+            state == Int32(UTTER_PW_STATE_ERROR) || state == Int32(UTTER_PW_STATE_UNCONNECTED)
         guard failed else { return }
         let text = error ?? "the server disconnected the stream"
         loop.failure = text

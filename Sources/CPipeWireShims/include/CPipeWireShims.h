@@ -8,6 +8,16 @@
 
 struct pw_thread_loop;
 
+/// The values of PipeWire's `enum pw_stream_state` (checked against it in CPipeWireShims.c), so
+/// that Swift needs none of PipeWire's headers.
+enum {
+    UTTER_PW_STATE_ERROR = -1,
+    UTTER_PW_STATE_UNCONNECTED = 0,
+    UTTER_PW_STATE_CONNECTING = 1,
+    UTTER_PW_STATE_PAUSED = 2,
+    UTTER_PW_STATE_STREAMING = 3,
+};
+
 /// A thread loop with a context, a discard timer and a wake event; at most one core and stream.
 struct utter_pw;
 
