@@ -121,7 +121,7 @@ func readWholeFile(_ path: String) -> String? {
     #expect(issues.map(\.lineNumber) == [4, 5, 6])
 }
 
-@Test func neuralVoiceKeys() {
+@Test func `the neural voice keys are read, and bad values named`() {
     let (configuration, issues) = UtterConfiguration.parse(
         """
         OnnxRuntimeLibrary "/opt/onnxruntime/lib/libonnxruntime.so.1.20.1"

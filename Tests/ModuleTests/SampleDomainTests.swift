@@ -117,7 +117,7 @@ struct InProcessEngineTests {
         // The mark falls in the pause between the sentences: the samples around it are quiet.
         let samples = speech.finish()
         #expect(UInt64(samples.count) == end)
-        guard mark >= 200, Int(mark) + 200 <= samples.count else { return }
+        try #require(mark >= 200 && Int(mark) + 200 <= samples.count, "the mark at \(mark) has 200 samples each side")
         let around = samples[Int(mark) - 200..<Int(mark) + 200]
         #expect(rootMeanSquare(around) < 300, "the mark is in the pause: rms \(rootMeanSquare(around))")
     }
@@ -146,7 +146,10 @@ struct InProcessEngineTests {
         }
         #expect(names == expected)
         #expect(zip(positions, positions.dropFirst()).allSatisfy { $0 < $1 }, "positions rise: \(positions)")
-        guard case .audioStart(_, let start) = events.first, case .end(_, let end) = events.last else { return }
+        guard case .audioStart(_, let start) = events.first, case .end(_, let end) = events.last else {
+            Issue.record("the events do not start with the audio and end with END: \(events)")
+            return
+        }
         #expect(positions.first == start)
         #expect(positions.last! < end)
     }

@@ -16,7 +16,7 @@ import Testing
         }
         """
 
-    @Test func readsWhatSynthesisNeeds() throws {
+    @Test func `a voice JSON gives what synthesis needs`() throws {
         let config = try PiperVoiceConfig.parse(Self.minimal).get()
         #expect(config.sampleRate == 22050)
         #expect(config.espeakVoice == "en-us")
@@ -26,7 +26,7 @@ import Testing
         #expect(config.speakerCount == 1 && config.speakers.isEmpty)
     }
 
-    @Test func speakersSortedByID() throws {
+    @Test func `speakers are listed in the order of their ids`() throws {
         let text = Self.minimal.replacingOccurrences(
             of: "\"speaker_id_map\": {}", with: "\"speaker_id_map\": {\"zoe\": 1, \"amy\": 0}"
         ).replacingOccurrences(of: "\"num_speakers\": 1", with: "\"num_speakers\": 2")
@@ -35,7 +35,7 @@ import Testing
         #expect(config.speakerCount == 2)
     }
 
-    @Test func namesEveryProblem() {
+    @Test func `a bad voice JSON names every problem`() {
         let text = """
             {"audio": {"sample_rate": "fast"}, "inference": {"noise_scale": 0.6, "length_scale": 1},
              "phoneme_id_map": {"ab": [1], "_": [0], "x": "y"}}
@@ -56,7 +56,7 @@ import Testing
             ])
     }
 
-    @Test func notJSON() {
+    @Test func `a file that is not JSON is refused`() {
         guard case .failure(let error) = PiperVoiceConfig.parse("{\"audio\": ") else {
             Issue.record("accepted")
             return
@@ -64,7 +64,7 @@ import Testing
         #expect(error.description.hasPrefix("not JSON: "))
     }
 
-    @Test func phonemeIDsFollowPipersConvention() throws {
+    @Test func `phoneme ids follow Piper's start, pad and end convention`() throws {
         let config = try PiperVoiceConfig.parse(Self.minimal).get()
         let ids = PhonemeIDs(phonemes: Array("ab a?".unicodeScalars), map: config.phonemeIDs)
         // ^ _ a _ b(5 6) _ ' ' _ a _ $   ("?" is not in the map: skipped)
