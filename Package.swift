@@ -165,6 +165,7 @@ let package = Package(
                 "Voices", "SoundFiles", "Reading", "Sentences", "Scenario", "Piper", "OnnxRuntime", "JapaneseReading",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "RealModule", package: "swift-numerics"),
+                .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: upcoming),
         .executableTarget(

@@ -1,4 +1,5 @@
 import ArgumentParser
+import Logging
 import SpeechDispatcherClient
 import UtterKit
 
@@ -55,7 +56,12 @@ struct SpeechOptions: ParsableArguments {
             }
         }
         do {
-            let speaker = try Speaker(output: output.map { .file(path: $0) } ?? device.map { .device($0) } ?? .session)
+            // Notices (underruns on a busy machine) are for a module's log, not for the user's
+            // terminal, where they would break into the words shown: warnings and errors only.
+            var logger = Logger(label: "utter")
+            logger.logLevel = .warning
+            let speaker = try Speaker(
+                output: output.map { .file(path: $0) } ?? device.map { .device($0) } ?? .session, logger: logger)
             if let voice { _ = try speaker.voice(named: voice) }
             return speaker
         } catch {
