@@ -283,7 +283,15 @@ extension Synthesizer {
         let found = clips.firstClip(among: candidates, sampleRate: sampleRate)
         logNotices(&clips)
         switch found {
-        case .success(let clip): return clip
+        case .success(var clip):
+            // Paced here on the synth thread, never on the render thread.
+            guard abs(job.speed - 1) > 0.001 else { return clip }
+            if let paced = SpeedChange.clip(clip.samples, speed: job.speed, sampleRate: sampleRate) {
+                clip.samples = paced
+            } else {
+                logger.error("libsonic cannot change the speed (out of memory); \(source.debugDescription) is played as recorded")
+            }
+            return clip
         case .failure(let problem):
             why = candidates.isEmpty ? "not a file path or a name in the sound folders" : problem.description
         }

@@ -96,6 +96,10 @@ package struct JobFactory: Sendable {
             soundFolders: configuration.soundIconFolders)
         job.languageVoices = languageVoices
         job.neural = neural
+        // espeak-ng takes the words a minute itself; clips and neural voices are paced by the same scale.
+        if clips != nil || neural != nil {
+            job.speed = Double(parameters.wordsPerMinute) / Double(max(1, configuration.normalRate))
+        }
         job.segmenter.readLanguages = readLanguages(engineVoice: engineVoice, language: language)
         return (job, voice, reason)
     }
