@@ -41,6 +41,17 @@ public enum SpeedChange {
         return Int((Double(position) / speed).rounded())
     }
 
+    /// The samples from a clip's first sound to its last: louder than −34 dB under its peak, so
+    /// room noise and breath at its ends are not counted, a word's quiet ending is. nil for silence.
+    public static func soundSpan(of samples: [Int16]) -> ClosedRange<Int>? {
+        let peak = samples.reduce(0) { max($0, Int32(abs(Int32($1)))) }
+        let threshold = max(peak / 50, 16)
+        guard let first = samples.firstIndex(where: { abs(Int32($0)) > threshold }),
+            let last = samples.lastIndex(where: { abs(Int32($0)) > threshold })
+        else { return nil }
+        return first...last
+    }
+
     /// A recorded clip at `speed`: its sound sped up or slowed down, and above a speed of 1 the
     /// near-silence at its two ends shortened by the speed once more before that, so that a
     /// phrase of clips recorded with generous margins flows like speech (at `speed` 2 a 200 ms
@@ -48,15 +59,10 @@ public enum SpeedChange {
     public static func clip(_ samples: [Int16], speed: Double, sampleRate: Int) -> [Int16]? {
         guard abs(speed - 1) > 0.001, !samples.isEmpty else { return samples }
         var trimmed = samples[...]
-        if speed > 1 {
-            let peak = samples.reduce(0) { max($0, Int(abs(Int32($1)))) }
-            // −34 dB under the clip's peak: room noise and breath, not a word's quiet ending.
-            let threshold = max(peak / 50, 16)
-            let first = samples.firstIndex { abs(Int32($0)) > threshold } ?? 0
-            let last = samples.lastIndex { abs(Int32($0)) > threshold } ?? samples.count - 1
-            let leading = Int(Double(first) / speed)
-            let trailing = Int(Double(samples.count - 1 - last) / speed)
-            trimmed = samples[(first - leading)...(last + trailing)]
+        if speed > 1, let span = soundSpan(of: samples) {
+            let leading = Int(Double(span.lowerBound) / speed)
+            let trailing = Int(Double(samples.count - 1 - span.upperBound) / speed)
+            trimmed = samples[(span.lowerBound - leading)...(span.upperBound + trailing)]
         }
         return apply(Array(trimmed), speed: speed, sampleRate: sampleRate)
     }
