@@ -19,13 +19,13 @@ public struct UtterConfiguration: Equatable, Sendable {
     public var audioIdleSeconds = 5
     /// Words a minute at SSIP rate −100, 0 and +100, for every voice kind: espeak-ng takes them as
     /// its speed; clip and neural voices are played `rate / normalRate` times as fast as their own
-    /// pace. 450 at +100 is espeak-ng's nominal speed (550 words ÷ voiced seconds measured on
-    /// bench/render's English paragraph).
+    /// pace. 450 at +100 is espeak-ng's nominal speed: 534 words ÷ voiced seconds on the paragraph
+    /// of `bench/render --rate` (220 at rate 0).
     public var minimumRate = 80
     public var normalRate = 175
     public var maximumRate = 450
-    /// What `MaximumRate` accepts: libespeak-ng's own sonic path reaches it (1,500 nominal measured
-    /// 1,870 words a minute), and clips and neural voices are compressed up to 8 times.
+    /// What `MaximumRate` accepts: libespeak-ng's own sonic path reaches it (`espeak-ng -s 1500`
+    /// speaks 1,870 words ÷ voiced seconds), and clips and neural voices are compressed up to 8 times.
     public static let maximumRates = 300...1500
     /// espeak-ng variant for each voice type (`none` keeps the voice's own sound).
     public var voiceTypeVariants: [String: String] = [

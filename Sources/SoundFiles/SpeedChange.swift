@@ -57,6 +57,7 @@ public enum SpeedChange {
     /// phrase of clips recorded with generous margins flows like speech (at `speed` 2 a 200 ms
     /// margin becomes 50 ms, the words half as long). At 1 the clip is as recorded.
     public static func clip(_ samples: [Int16], speed: Double, sampleRate: Int) -> [Int16]? {
+        let speed = min(max(speed, speeds.lowerBound), speeds.upperBound)
         guard abs(speed - 1) > 0.001, !samples.isEmpty else { return samples }
         var trimmed = samples[...]
         if speed > 1, let span = soundSpan(of: samples) {

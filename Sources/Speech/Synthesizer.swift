@@ -295,7 +295,9 @@ extension Synthesizer {
             if let paced = SpeedChange.clip(clip.samples, speed: speed, sampleRate: sampleRate) {
                 clip.samples = paced
             } else {
-                logger.error("libsonic cannot change the speed (out of memory); \(source.debugDescription) is played as recorded")
+                logger.error(
+                    "libsonic cannot change the speed (out of memory); \(source.debugDescription) is played as recorded"
+                )
             }
             return clip
         case .failure(let problem):

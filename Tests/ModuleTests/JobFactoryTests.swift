@@ -184,14 +184,17 @@ func `CHAR names symbols, emoji and space in the message language and leaves let
     var settings = SpeechSettings()
     settings.synthesisVoice = "Words"
     settings.rate = 100
-    let top = try #require(paced.job(id: 1, kind: .speak, text: "<speak>Good morning, こんにちは</speak>", settings: settings)).job
+    let top = try #require(
+        paced.job(id: 1, kind: .speak, text: "<speak>Good morning, こんにちは</speak>", settings: settings)
+    ).job
     #expect(top.parameters.wordsPerMinute == 900)
     #expect(top.speed == 900.0 / 175 && top.maximumSpeed == 900.0 / 175)
     #expect(top.clipWords == ["/voices/words/gm.wav": 2, "/voices/words/ja.wav": 0])
     settings.rate = 0
     #expect(try #require(paced.job(id: 2, kind: .speak, text: "good morning", settings: settings)).job.speed == 1)
     settings.rate = -100
-    #expect(try #require(paced.job(id: 3, kind: .speak, text: "good morning", settings: settings)).job.speed == 80.0 / 175)
+    #expect(
+        try #require(paced.job(id: 3, kind: .speak, text: "good morning", settings: settings)).job.speed == 80.0 / 175)
     settings.rate = 100
     settings.synthesisVoice = "English (America)"
     let engine = try #require(paced.job(id: 4, kind: .speak, text: "good morning", settings: settings)).job

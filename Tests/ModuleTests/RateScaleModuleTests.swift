@@ -28,7 +28,9 @@ private func writeWordVoice(in folder: String) throws {
     mkdir(voice, 0o755)
     var manifest = "Name \"Words\"\nPrimaryLanguage \"en-US\"\nFallback none\n"
     for word in words {
-        let result = ChildProcess.run(["/usr/bin/espeak-ng", "-v", "en-us", "-s", "175", "-w", "\(voice)/\(word).wav", word])
+        let result = ChildProcess.run([
+            "/usr/bin/espeak-ng", "-v", "en-us", "-s", "175", "-w", "\(voice)/\(word).wav", word,
+        ])
         try #require(result.status == 0, "espeak-ng: \(result.standardError)")
         manifest += "Clip \"\(word)\" \"\(word).wav\"\n"
     }

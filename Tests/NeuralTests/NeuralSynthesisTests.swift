@@ -234,7 +234,9 @@ struct NeuralSynthesisTests {
         }
         #expect(words.count == expected.words.count)
         for (heard, original) in zip(words, expected.words.map(\.sample)) {
-            #expect(abs(Double(heard) - Double(original) / compression) <= tolerance, "word at \(heard), \(original) uncompressed")
+            #expect(
+                abs(Double(heard) - Double(original) / compression) <= tolerance,
+                "word at \(heard), \(original) uncompressed")
         }
         let marks = events.compactMap { event -> Int? in
             if case .mark(_, "here", let position) = event { Int(position - start) } else { nil }

@@ -144,7 +144,9 @@ struct PacedSynthesisTests {
     }
 
     @Test(arguments: [2.0, 4.0, 900.0 / 175])
-    func `clips follow the speed, pitch kept, and the mark between two words lands in the gap`(speed: Double) async throws {
+    func `clips follow the speed, pitch kept, and the mark between two words lands in the gap`(speed: Double)
+        async throws
+    {
         let clips = Clips()
         let (asRecorded, markAsRecorded) = try await render(clips, speed: 1)
         let margin = 4410
@@ -160,7 +162,8 @@ struct PacedSynthesisTests {
         #expect(abs(Double(words[1].count) * speed / 11025 - 1) < 0.05, "second word \(words[1].count)")
         let margins = 4 * 4410 / (speed * speed)
         let expectedLength = (8820 + 11025) / speed + margins
-        #expect(abs(Double(paced.count) / expectedLength - 1) < 0.05, "\(paced.count) samples, \(expectedLength) expected")
+        #expect(
+            abs(Double(paced.count) / expectedLength - 1) < 0.05, "\(paced.count) samples, \(expectedLength) expected")
         #expect(words[0].upperBound < mark && mark < words[1].lowerBound, "mark at \(mark), words at \(words)")
         let first = fundamental(paced[words[0]], sampleRate: 22050)
         let second = fundamental(paced[words[1]], sampleRate: 22050)
@@ -170,21 +173,30 @@ struct PacedSynthesisTests {
 
 struct ClipPaceTests {
     @Test func `a clip is as recorded at speed 1, paced by the rate alone below it`() {
-        #expect(ClipPace.speed(1, maximumSpeed: 5, normalRate: 175, words: 1, soundSeconds: 0.4, marginSeconds: 0.3) == 1)
-        #expect(ClipPace.speed(0.5, maximumSpeed: 5, normalRate: 175, words: 1, soundSeconds: 0.4, marginSeconds: 0.3) == 0.5)
-        #expect(ClipPace.speed(3, maximumSpeed: 5, normalRate: 175, words: 0, soundSeconds: 0.4, marginSeconds: 0.3) == 3)
+        #expect(
+            ClipPace.speed(1, maximumSpeed: 5, normalRate: 175, words: 1, soundSeconds: 0.4, marginSeconds: 0.3) == 1)
+        #expect(
+            ClipPace.speed(0.5, maximumSpeed: 5, normalRate: 175, words: 1, soundSeconds: 0.4, marginSeconds: 0.3)
+                == 0.5)
+        #expect(
+            ClipPace.speed(3, maximumSpeed: 5, normalRate: 175, words: 0, soundSeconds: 0.4, marginSeconds: 0.3) == 3)
     }
 
     @Test func `at the top a clip lasts what its words take at the top pace, margins counted`() {
         let (sound, margins) = (0.4, 0.3)
         for words in [1, 2] {
             let top = 900.0 / 175
-            let speed = ClipPace.speed(top, maximumSpeed: top, normalRate: 175, words: words, soundSeconds: sound, marginSeconds: margins)
+            let speed = ClipPace.speed(
+                top, maximumSpeed: top, normalRate: 175, words: words, soundSeconds: sound, marginSeconds: margins)
             let lasts = sound / speed + margins / (speed * speed)
             let allowed = Double(words) * 60 / (ClipPace.engineMeasuredPace * 900)
-            #expect(abs(lasts / allowed - 1) < 0.001 || speed == top * ClipPace.corrections.upperBound, "\(lasts) s for \(allowed) s")
+            #expect(
+                abs(lasts / allowed - 1) < 0.001 || speed == top * ClipPace.corrections.upperBound,
+                "\(lasts) s for \(allowed) s")
             // Halfway (geometrically) it has half the correction's logarithm.
-            let half = ClipPace.speed(top.squareRoot(), maximumSpeed: top, normalRate: 175, words: words, soundSeconds: sound, marginSeconds: margins)
+            let half = ClipPace.speed(
+                top.squareRoot(), maximumSpeed: top, normalRate: 175, words: words, soundSeconds: sound,
+                marginSeconds: margins)
             #expect(abs(half / top.squareRoot() - (speed / top).squareRoot()) < 1e-9)
         }
     }
