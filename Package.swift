@@ -120,7 +120,8 @@ let package = Package(
         // The only user of COnnxRuntime: ONNX Runtime found and opened at run time, sessions, runs.
         .target(name: "OnnxRuntime", dependencies: ["COnnxRuntime", "System"], swiftSettings: upcoming),
         .target(
-            name: "SoundFiles", dependencies: ["CSndFile", "CSoxr", "CSonic", "RegularFiles", "AudioSinks", "System"],
+            name: "SoundFiles",
+            dependencies: ["CSndFile", "CSoxr", "CSonic", "RegularFiles", "AudioSinks", "System"],
             swiftSettings: upcoming),
         .target(
             name: "Speech",
