@@ -43,6 +43,8 @@ let package = Package(
         .systemLibrary(
             name: "CSoxr", pkgConfig: "soxr",
             providers: [.apt(["libsoxr-dev"])]),
+        // libsonic has no pkg-config file in Debian (libsonic-dev).
+        .systemLibrary(name: "CSonic", providers: [.apt(["libsonic-dev"])]),
         .systemLibrary(
             name: "CSpeechd", pkgConfig: "speech-dispatcher",
             providers: [.apt(["libspeechd-dev"])]),
@@ -121,7 +123,8 @@ let package = Package(
         // The only user of COnnxRuntime: ONNX Runtime found and opened at run time, sessions, runs.
         .target(name: "OnnxRuntime", dependencies: ["COnnxRuntime", "System"], swiftSettings: upcoming),
         .target(
-            name: "SoundFiles", dependencies: ["CSndFile", "CSoxr", "RegularFiles", "AudioSinks", "System"],
+            name: "SoundFiles",
+            dependencies: ["CSndFile", "CSoxr", "CSonic", "RegularFiles", "AudioSinks", "System"],
             swiftSettings: upcoming),
         .target(
             name: "Speech",
@@ -217,7 +220,7 @@ let package = Package(
             name: "NeuralTests",
             dependencies: [
                 "OnnxRuntime", "Piper", "Speech", "AudioSinks", "Playback", "SSML", "System", "Voices", "TestSupport",
-                "UtterKit",
+                "UtterKit", "SoundFiles",
                 .product(name: "Logging", package: "swift-log"),
             ],
             exclude: ["make_tiny_piper.py"], swiftSettings: upcoming),

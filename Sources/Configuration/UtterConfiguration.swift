@@ -17,10 +17,16 @@ public struct UtterConfiguration: Equatable, Sendable {
     public var bufferPeriods = 8
     /// Seconds without speech after which the audio device is closed (0: never).
     public var audioIdleSeconds = 5
-    /// espeak-ng speeds in words per minute for rate −100, 0 and +100.
+    /// Words a minute at SSIP rate −100, 0 and +100, for every voice kind: espeak-ng takes them as
+    /// its speed; clip and neural voices are played `rate / normalRate` times as fast as their own
+    /// pace. 450 at +100 is espeak-ng's nominal speed: 534 words ÷ voiced seconds on the paragraph
+    /// of `bench/render --rate` (220 at rate 0).
     public var minimumRate = 80
     public var normalRate = 175
     public var maximumRate = 450
+    /// What `MaximumRate` accepts: libespeak-ng's own sonic path reaches it (`espeak-ng -s 1500`
+    /// speaks 1,870 words ÷ voiced seconds), and clips and neural voices are compressed up to 8 times.
+    public static let maximumRates = 300...1500
     /// espeak-ng variant for each voice type (`none` keeps the voice's own sound).
     public var voiceTypeVariants: [String: String] = [
         "male1": "none", "male2": "m3", "male3": "m6",
@@ -148,13 +154,18 @@ public struct UtterConfiguration: Equatable, Sendable {
         case "audioidleseconds":
             guard let value = number(0...3600) else { return expected("a number of seconds from 0 to 3600") }
             audioIdleSeconds = value
-        case "minimumrate", "normalrate", "maximumrate":
+        case "maximumrate":
+            guard let value = number(Self.maximumRates) else {
+                return expected(
+                    "words per minute from \(Self.maximumRates.lowerBound) to \(Self.maximumRates.upperBound)")
+            }
+            maximumRate = value
+        case "minimumrate", "normalrate":
             guard let value = number(20...1000) else { return expected("words per minute from 20 to 1000") }
             let rate: WritableKeyPath<UtterConfiguration, Int> =
                 switch entry.key.lowercased() {
                 case "minimumrate": \.minimumRate
-                case "normalrate": \.normalRate
-                default: \.maximumRate
+                default: \.normalRate
                 }
             self[keyPath: rate] = value
         case "voicetypevariant":

@@ -30,6 +30,16 @@ public struct SynthesisJob: Sendable {
     public var languageVoices: [String: String] = [:]
     /// The neural voice that speaks the job (`engineVoice` is its fallback), or nil.
     public var neural: NeuralVoice?
+    /// How many times faster than recorded a clip voice's clips (and the message's other `<audio>`)
+    /// are played, and than its own pace a neural voice speaks: the message's words a minute
+    /// against `NormalRate`, so that every voice kind follows espeak-ng's scale. 1 for espeak-ng
+    /// voices, which take ``EngineParameters/wordsPerMinute`` themselves.
+    public var speed = 1.0
+    /// The `speed` at SSIP rate +100 (`MaximumRate` against `NormalRate`).
+    public var maximumSpeed = 1.0
+    /// The words of the phrase each clip of a clip voice says (by `<audio src>`), for its pace;
+    /// none for a phrase in a script written without spaces.
+    public var clipWords: [String: Int] = [:]
     /// Silence before the first sound and after the last, in milliseconds.
     public var leadingSilence = 0
     public var trailingSilence = 0

@@ -30,9 +30,10 @@ extension Synthesizer {
         guard writeSilence(job.leadingSilence, for: job, writer: &writer, sampleRate: rate) else { return true }
         let start = job.leadingSilence > 0 ? sink.writePosition : jobStart
         report([.audioStart(job: job.id, position: start)])
-        // Rate: espeak-ng's words a minute against its normal 175, as the model's length scale.
-        let speed = Float(max(80, min(900, job.parameters.wordsPerMinute))) / 175
-        let lengthScale = max(0.2, min(5, model.config.lengthScale / speed))
+        // The model's own length scale over the range it speaks well; libsonic for the rest.
+        let modelSpeed = min(max(job.speed, Self.neuralModelSpeeds.lowerBound), Self.neuralModelSpeeds.upperBound)
+        let lengthScale = max(0.2, min(5, model.config.lengthScale / Float(modelSpeed)))
+        let compression = job.speed / modelSpeed
         for segment in segments {
             var pending = segment.leadingMarks.map {
                 SynthesisEvent.mark(job: job.id, name: $0, position: sink.writePosition)
@@ -108,13 +109,18 @@ extension Synthesizer {
                     neuralRun.end()
                     if control.terminated { control.reset() }
                     guard !isCancelled(job.id) else { return true }
-                    let samples = Self.pcm(result.samples, from: model.config.sampleRate, to: rate)
+                    let modelSamples = Self.pcm(result.samples, from: model.config.sampleRate, to: rate)
                     let timeline = PiperTimeline(
-                        idCount: ids.ids.count, durations: result.durations, sampleCount: samples.count)
+                        idCount: ids.ids.count, durations: result.durations, sampleCount: modelSamples.count)
+                    let samples = compressed(modelSamples, speed: compression, sampleRate: rate)
+                    // Marks and words at the sample where they are heard after the compression.
+                    let heard = { (sample: Int) in
+                        min(samples.count, SpeedChange.position(sample, speed: compression))
+                    }
                     let base = sink.writePosition
                     var placed: [(Int, SynthesisEvent)] = []
                     for mark in sentence.marks where mark.index < segment.inlineMarks.count {
-                        let sample = timeline.sample(ofPhoneme: mark.phoneme, in: ids)
+                        let sample = heard(timeline.sample(ofPhoneme: mark.phoneme, in: ids))
                         placed.append(
                             (
                                 sample,
@@ -126,7 +132,7 @@ extension Synthesizer {
                     if job.reportsWords {
                         for word in sentence.words {
                             guard let range = text.textRange(of: word.text) else { continue }
-                            let sample = timeline.sample(ofPhoneme: word.phoneme, in: ids)
+                            let sample = heard(timeline.sample(ofPhoneme: word.phoneme, in: ids))
                             placed.append((sample, .word(job: job.id, text: range, position: base + UInt64(sample))))
                         }
                     }
@@ -153,6 +159,22 @@ extension Synthesizer {
         guard writeSilence(job.trailingSilence, for: job, writer: &writer, sampleRate: rate) else { return true }
         report([.end(job: job.id, position: sink.writePosition)])
         return true
+    }
+
+    /// The speeds a neural voice reaches by its length scale alone; libsonic takes over beyond.
+    /// Piper's durations are whole frames, so a small length scale shortens short phonemes less:
+    /// the joe voice at length scale 0.5 spoke 1.55 times its pace, not 2 (at MaximumRate 900,
+    /// 929 words a minute with the scale up to 2, 1,045 up to 1.5, espeak-ng 1,077).
+    static let neuralModelSpeeds = 0.5...1.5
+
+    /// `samples` played `speed` times as fast (pitch kept); as they are when libsonic fails (logged).
+    func compressed(_ samples: [Int16], speed: Double, sampleRate: Int) -> [Int16] {
+        guard abs(speed - 1) > 0.001 else { return samples }
+        guard let changed = SpeedChange.apply(samples, speed: speed, sampleRate: sampleRate) else {
+            logger.error("libsonic cannot change the speed (out of memory); played at its own pace")
+            return samples
+        }
+        return changed
     }
 
     /// Speaks one segment with espeak-ng (its language's voice), marks and words placed as the

@@ -283,7 +283,23 @@ extension Synthesizer {
         let found = clips.firstClip(among: candidates, sampleRate: sampleRate)
         logNotices(&clips)
         switch found {
-        case .success(let clip): return clip
+        case .success(var clip):
+            // Paced here on the synth thread, never on the render thread.
+            guard abs(job.speed - 1) > 0.001 else { return clip }
+            let span = SpeedChange.soundSpan(of: clip.samples)
+            let speed = ClipPace.speed(
+                job.speed, maximumSpeed: job.maximumSpeed,
+                normalRate: Double(job.parameters.wordsPerMinute) / job.speed, words: job.clipWords[source] ?? 0,
+                soundSeconds: Double(span?.count ?? 0) / Double(sampleRate),
+                marginSeconds: Double(clip.samples.count - (span?.count ?? 0)) / Double(sampleRate))
+            if let paced = SpeedChange.clip(clip.samples, speed: speed, sampleRate: sampleRate) {
+                clip.samples = paced
+            } else {
+                logger.error(
+                    "libsonic cannot change the speed (out of memory); \(source.debugDescription) is played as recorded"
+                )
+            }
+            return clip
         case .failure(let problem):
             why = candidates.isEmpty ? "not a file path or a name in the sound folders" : problem.description
         }

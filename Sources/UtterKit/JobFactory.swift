@@ -80,9 +80,13 @@ package struct JobFactory: Sendable {
         let spells = settings.spelling && kind == .speak
         // CHAR and KEY too: a clip may say a letter or a key's name, and without a fallback
         // nothing else may be heard. Spelled text is read letter by letter, never as phrases.
+        var clipWords: [String: Int] = [:]
         if let clips, kind != .soundIcon, !spells {
-            markup = ClipMarkup.replacingPhrases(in: markup, keepsOtherText: clips.fallbackEngineName != nil) {
-                clips.phrases.matches(in: $0).map { ($0.range, $0.clip) }
+            markup = ClipMarkup.replacingPhrases(in: markup, keepsOtherText: clips.fallbackEngineName != nil) { text in
+                clips.phrases.matches(in: text).map { match in
+                    clipWords[match.clip] = ClipPace.words(in: text[match.range])
+                    return (match.range, match.clip)
+                }
             }
         }
         var job = SynthesisJob(
@@ -96,6 +100,13 @@ package struct JobFactory: Sendable {
             soundFolders: configuration.soundIconFolders)
         job.languageVoices = languageVoices
         job.neural = neural
+        // espeak-ng takes the words a minute itself; clips and neural voices are paced by the same scale.
+        if clips != nil || neural != nil {
+            let normal = Double(max(1, configuration.normalRate))
+            job.speed = Double(parameters.wordsPerMinute) / normal
+            job.maximumSpeed = Double(configuration.maximumRate) / normal
+            job.clipWords = clipWords
+        }
         job.segmenter.readLanguages = readLanguages(engineVoice: engineVoice, language: language)
         return (job, voice, reason)
     }

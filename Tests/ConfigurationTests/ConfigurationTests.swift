@@ -70,6 +70,19 @@ import Testing
     #expect(issues.count == 1)
 }
 
+@Test func `MaximumRate takes 300 to 1500 words a minute, for every voice kind`() {
+    #expect(UtterConfiguration.parse("MaximumRate 900\n").configuration.maximumRate == 900)
+    #expect(UtterConfiguration.parse("MaximumRate 1500\n").configuration.maximumRate == 1500)
+    #expect(UtterConfiguration.parse("MaximumRate 300\n").configuration.maximumRate == 300)
+    for bad in ["250", "1501", "fast"] {
+        let (configuration, issues) = UtterConfiguration.parse("MaximumRate \(bad)\n")
+        #expect(configuration.maximumRate == 450)
+        #expect(
+            issues.map(\.message) == ["MaximumRate needs words per minute from 300 to 1500, got \"\(bad)\""],
+            "\(issues)")
+    }
+}
+
 @Test func `the shipped utter.conf reads cleanly, with every example uncommented too`() throws {
     let path = String(#filePath.dropLast("Tests/ConfigurationTests/ConfigurationTests.swift".count)) + "conf/utter.conf"
     let text = try #require(readWholeFile(path), "cannot open \(path)")

@@ -162,3 +162,41 @@ func `CHAR names symbols, emoji and space in the message language and leaves let
     #expect(english.job.ssml == "<speak>shift</speak>")
     #expect(wordyFactory.messageLanguage(voice: english.voice, settings: settings) == LanguageTag("en-US"))
 }
+
+@Test func `clip voices are paced on the rate scale, espeak-ng voices take the words a minute themselves`() throws {
+    var configuration = UtterConfiguration()
+    configuration.maximumRate = 900
+    let clips = ClipVoice(
+        folder: "/voices/words",
+        phrases: PhraseBook([("good morning", "/voices/words/gm.wav"), ("こんにちは", "/voices/words/ja.wav")]),
+        fallbackEngineName: "gmw/en-US")
+    let paced = JobFactory(
+        configuration: configuration,
+        catalogue: VoiceCatalogue(voices: [
+            Voice(
+                name: "Words", identifier: "words",
+                primaryLanguages: [Voice.Language(tag: LanguageTag("en-us")!, priority: 2)], kind: .clips(clips)),
+            Voice(
+                name: "English (America)", identifier: "espeak-ng:gmw/en-US",
+                primaryLanguages: [Voice.Language(tag: LanguageTag("en")!, priority: 5)],
+                kind: .espeak(engineName: "gmw/en-US")),
+        ]))
+    var settings = SpeechSettings()
+    settings.synthesisVoice = "Words"
+    settings.rate = 100
+    let top = try #require(
+        paced.job(id: 1, kind: .speak, text: "<speak>Good morning, こんにちは</speak>", settings: settings)
+    ).job
+    #expect(top.parameters.wordsPerMinute == 900)
+    #expect(top.speed == 900.0 / 175 && top.maximumSpeed == 900.0 / 175)
+    #expect(top.clipWords == ["/voices/words/gm.wav": 2, "/voices/words/ja.wav": 0])
+    settings.rate = 0
+    #expect(try #require(paced.job(id: 2, kind: .speak, text: "good morning", settings: settings)).job.speed == 1)
+    settings.rate = -100
+    #expect(
+        try #require(paced.job(id: 3, kind: .speak, text: "good morning", settings: settings)).job.speed == 80.0 / 175)
+    settings.rate = 100
+    settings.synthesisVoice = "English (America)"
+    let engine = try #require(paced.job(id: 4, kind: .speak, text: "good morning", settings: settings)).job
+    #expect(engine.parameters.wordsPerMinute == 900 && engine.speed == 1)
+}

@@ -35,8 +35,9 @@ func onnxRuntimeEnvironment() throws -> [String] {
     return ["UTTER_ONNXRUNTIME=\(runtime.libraryPath)"]
 }
 
-/// A rig whose voice folder holds the joe voice as `utter voice add` installs it.
-private func joeRig(_ rig: borrowing CaptureRig) throws -> String {
+/// A rig whose voice folder holds the joe voice as `utter voice add` installs it; `settings` are
+/// more utter.conf lines.
+func joeRig(_ rig: borrowing CaptureRig, settings: String = "") throws -> String {
     let joe = try joeVoiceFiles()
     // Where `utter voice add` puts it, which `utter say` reads too.
     let voices = rig.folder + "/.local/share/utter/voices"
@@ -46,7 +47,7 @@ private func joeRig(_ rig: borrowing CaptureRig) throws -> String {
     mkdir(voices + "/joe", 0o755)
     symlink(joe.model, voices + "/joe/en_US-joe-medium.onnx")
     symlink(joe.config, voices + "/joe/en_US-joe-medium.onnx.json")
-    writeFile(rig.folder + "/utter.conf", "VoiceFolder \"\(voices)\"\nNeuralThreads 2\n")
+    writeFile(rig.folder + "/utter.conf", "VoiceFolder \"\(voices)\"\nNeuralThreads 2\n" + settings)
     return rig.folder + "/utter.conf"
 }
 

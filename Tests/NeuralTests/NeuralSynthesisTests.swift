@@ -63,13 +63,12 @@ final class NeuralRig {
         }
     }
 
-    func job(_ ssml: String, voice: NeuralVoice?, wordsPerMinute: Int = 175) -> SynthesisJob {
+    func job(_ ssml: String, voice: NeuralVoice?, speed: Double = 1) -> SynthesisJob {
         nextJob += 1
-        var parameters = EngineParameters()
-        parameters.wordsPerMinute = wordsPerMinute
         var job = SynthesisJob(
-            id: nextJob, ssml: ssml, engineVoice: "gmw/en-US", variant: nil, parameters: parameters, gain: 1)
+            id: nextJob, ssml: ssml, engineVoice: "gmw/en-US", variant: nil, parameters: EngineParameters(), gain: 1)
         job.neural = voice
+        job.speed = speed
         job.reportsWords = true
         return job
     }
@@ -204,11 +203,50 @@ struct NeuralSynthesisTests {
 
     @Test func `the rate scales the phonemes' length`() async throws {
         let tiny = try TinyVoice()
-        let expected = try await Expected.of(Self.ssml, lengthScale: 0.5)
+        let expected = try await Expected.of(Self.ssml, lengthScale: 1 / 1.5)
         let rig = try await NeuralRig.start()
-        let events = try rig.speak(rig.job(Self.ssml, voice: try voice(tiny), wordsPerMinute: 350))
+        let events = try rig.speak(rig.job(Self.ssml, voice: try voice(tiny), speed: 1.5))
         rig.finish()
         check(events, against: expected, samples: rig.store.contents)
+    }
+
+    @Test(arguments: [4.0, 900.0 / 175])
+    func `beyond 1.5 times its pace libsonic compresses the voice, words and marks where they are heard`(
+        speed: Double
+    ) async throws {
+        let tiny = try TinyVoice()
+        // The length scale gives 1.5 times the pace; libsonic the rest.
+        let expected = try await Expected.of(Self.ssml, lengthScale: 1 / 1.5)
+        let compression = speed / 1.5
+        let rig = try await NeuralRig.start()
+        let events = try rig.speak(rig.job(Self.ssml, voice: try voice(tiny), speed: speed))
+        rig.finish()
+        guard case .audioStart(_, let start) = events.first, case .end(_, let end) = events.last else {
+            Issue.record("unexpected events \(events)")
+            return
+        }
+        let total = Double(expected.sentenceLengths.reduce(0, +))
+        #expect(abs(Double(end - start) * compression / total - 1) < 0.02, "\(end - start) samples of \(total)")
+        // Each sentence is compressed on its own: a word is off by at most a sentence's rounding.
+        let tolerance = 256.0
+        let words = events.compactMap { event -> Int? in
+            if case .word(_, _, let position) = event { Int(position - start) } else { nil }
+        }
+        #expect(words.count == expected.words.count)
+        for (heard, original) in zip(words, expected.words.map(\.sample)) {
+            #expect(
+                abs(Double(heard) - Double(original) / compression) <= tolerance,
+                "word at \(heard), \(original) uncompressed")
+        }
+        let marks = events.compactMap { event -> Int? in
+            if case .mark(_, "here", let position) = event { Int(position - start) } else { nil }
+        }
+        #expect(marks.count == 1 && abs(Double(marks[0]) - Double(expected.marks[0].sample) / compression) <= tolerance)
+        #expect(marks.first == words.dropFirst().first, "the mark with the word it precedes")
+        // The model's 220 Hz sine keeps its pitch.
+        let samples = Array(rig.store.contents[Int(start)..<Int(end)])
+        let f0 = fundamental(samples[0..<min(samples.count, 8000)], sampleRate: 22050)
+        #expect(abs(f0 / (0.0627 * 22050 / (2 * .pi)) - 1) < 0.03, "F0 \(f0) Hz")
     }
 
     @Test(arguments: [
