@@ -17,6 +17,8 @@ public struct UtterConfiguration: Equatable, Sendable {
     public var bufferPeriods = 8
     /// Seconds without speech after which the audio device is closed (0: never).
     public var audioIdleSeconds = 5
+    /// How many messages the module keeps in memory for `utter history` (0: none, and no socket).
+    public var historySize = 50
     /// espeak-ng speeds in words per minute for rate −100, 0 and +100.
     public var minimumRate = 80
     public var normalRate = 175
@@ -148,6 +150,9 @@ public struct UtterConfiguration: Equatable, Sendable {
         case "audioidleseconds":
             guard let value = number(0...3600) else { return expected("a number of seconds from 0 to 3600") }
             audioIdleSeconds = value
+        case "historysize":
+            guard let value = number(0...10_000) else { return expected("a number of messages from 0 to 10000") }
+            historySize = value
         case "minimumrate", "normalrate", "maximumrate":
             guard let value = number(20...1000) else { return expected("words per minute from 20 to 1000") }
             let rate: WritableKeyPath<UtterConfiguration, Int> =

@@ -56,6 +56,7 @@ extension ModuleServer {
                 "neural voices": "\(neuralVoices.count)",
                 "voice list entries": "\(catalogue.listings.count)", "audio": "\(backend.rawValue)",
             ])
+        openHistory()
         send(.initialized(details: ["Utter: \(voices.count) voices ready."]))
     }
 
