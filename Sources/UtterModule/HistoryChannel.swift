@@ -28,6 +28,9 @@ final class HistoryChannel {
         var sent = 0
         /// Its request has been answered: it closes once the answer is sent.
         var isAnswered = false
+        /// The answer to whatever it asks, when it may not ask (sent after its request is read:
+        /// closing with the request unread would reset the connection before the client reads why).
+        var refusal: HistoryReply?
 
         init(_ socket: consuming LocalSocket) {
             self.socket = socket
@@ -135,13 +138,12 @@ final class HistoryChannel {
                 if uid != CurrentProcess.userID {
                     logger.warning(
                         "history socket: refused a client of uid \(uid); only uid \(CurrentProcess.userID) may ask")
-                    answer(client, .refused("This module belongs to another user."))
+                    client.refusal = .refused("This module belongs to another user.")
                 }
             } catch {
                 logger.error("history socket: cannot tell who connected (\(error)); refused")
-                answer(client, .refused("The module cannot tell who you are."))
+                client.refusal = .refused("The module cannot tell who you are.")
             }
-            if !flush(client) { continue }
             if clients.count >= Self.clientLimit {
                 logger.warning("history socket: over \(Self.clientLimit) connections; dropping the oldest")
                 clients.removeFirst()
@@ -165,7 +167,9 @@ final class HistoryChannel {
             }
             if let newline = client.input.firstIndex(of: UInt8(ascii: "\n")) {
                 let line = String(decoding: client.input[..<newline], as: UTF8.self)
-                if let request = HistoryRequest(line: line) {
+                if let refusal = client.refusal {
+                    answer(client, refusal)
+                } else if let request = HistoryRequest(line: line) {
                     answer(client, respond(request))
                 } else {
                     logger.warning("history socket: unknown request \(String(line.prefix(80)).debugDescription)")

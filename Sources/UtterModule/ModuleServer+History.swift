@@ -26,7 +26,7 @@ extension ModuleServer {
     /// in the log when there is no history, and why.
     func openHistory() {
         guard configuration.historySize > 0 else {
-            logger.info("HistorySize 0: no speech history is kept and no history socket is opened")
+            logger.notice("HistorySize 0: no speech history is kept and no history socket is opened")
             return
         }
         guard let runtimeFolder = Environment.value("XDG_RUNTIME_DIR"), !runtimeFolder.isEmpty else {
