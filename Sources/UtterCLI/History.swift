@@ -32,13 +32,16 @@ extension UtterCommand {
             if replay && save { throw ValidationError("--replay and --save cannot be used together.") }
             if json && (replay || save) { throw ValidationError("--json is for the list alone.") }
             if save {
-                guard arguments.count == 2 else { throw ValidationError("--save needs the message number and a file: --save N FILE.wav.") }
+                guard arguments.count == 2 else {
+                    throw ValidationError("--save needs the message number and a file: --save N FILE.wav.")
+                }
                 _ = try number(arguments[0])
             } else if replay {
                 guard arguments.count <= 1 else { throw ValidationError("--replay takes one message number.") }
                 if let first = arguments.first { _ = try number(first) }
             } else if !arguments.isEmpty {
-                throw ValidationError("Unexpected argument '\(arguments[0])': the list takes none (see --replay, --save).")
+                throw ValidationError(
+                    "Unexpected argument '\(arguments[0])': the list takes none (see --replay, --save).")
             }
         }
 
@@ -83,7 +86,8 @@ extension UtterCommand {
             if (try? speaker.voice(named: entry.voice)) != nil {
                 utterance.voice = entry.voice
             } else {
-                note = " (the voice '\(entry.voice)' is not installed for you: saved with a voice for \(entry.language))"
+                note =
+                    " (the voice '\(entry.voice)' is not installed for you: saved with a voice for \(entry.language))"
             }
             for await event in speaker.speak(utterance) {
                 if case .cancelled = event { throw UtterError("Rendering message \(wanted) was cut off.") }

@@ -62,7 +62,8 @@ final class HistoryChannel {
             let (owner, mode, isDirectory) = try FileSystem.ownership(of: folder)
             guard isDirectory, owner == CurrentProcess.userID else {
                 logger.error(
-                    "no speech history: \(folder) is not a folder of this user (uid \(CurrentProcess.userID)); remove it")
+                    "no speech history: \(folder) is not a folder of this user (uid \(CurrentProcess.userID)); remove it"
+                )
                 return nil
             }
             if mode != 0o700 {
@@ -95,7 +96,7 @@ final class HistoryChannel {
             let path = folder + "/" + name
             do {
                 _ = try LocalSocket.connected(to: path, timeoutMilliseconds: 100)
-            } catch where error == .connectionRefused {
+            } catch  where error == .connectionRefused {
                 try? FileSystem.removeFile(path)
                 logger.info("removed \(path), left by a module that is gone")
             } catch {}

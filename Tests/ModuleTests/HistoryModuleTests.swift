@@ -63,7 +63,8 @@ private struct HistoryRig: ~Copyable {
 }
 
 @Suite struct HistoryModuleTests {
-    @Test func `messages are kept as heard, listed newest first with their fields, and bounded at HistorySize`() throws {
+    @Test func `messages are kept as heard, listed newest first with their fields, and bounded at HistorySize`() throws
+    {
         let rig = try HistoryRig(historySize: 3)
         _ = rig.speakToEnd("<speak>First.</speak>")
         _ = rig.speakToEnd("<speak>Hello &amp; <mark name=\"x\"/>world.</speak>")
@@ -76,18 +77,22 @@ private struct HistoryRig: ~Copyable {
         #expect(lines.count == 3, "\(list.standardOutput)")
         let fields = lines.map { $0.split(separator: "  ", maxSplits: 4).map(String.init) }
         #expect(fields.map { $0.first } == ["1", "2", "3"])
-        #expect(fields.map { Array($0.dropFirst(2)) } == [
-            ["German", "de", "Guten Tag."], ["English (America)", "en-US", "[char] a"],
-            ["English (America)", "en-US", "Hello & world."],
-        ])
+        #expect(
+            fields.map { Array($0.dropFirst(2)) } == [
+                ["German", "de", "Guten Tag."], ["English (America)", "en-US", "[char] a"],
+                ["English (America)", "en-US", "Hello & world."],
+            ])
         #expect(fields.allSatisfy { $0.count == 5 && $0[1].count == 8 && $0[1].filter { $0 == ":" }.count == 2 })
 
         let json = rig.history(["--json"])
         #expect(json.status == 0, "\(json.standardError)")
         let output = json.standardOutput
         #expect(output.hasPrefix("{\"module\":\(rig.module.pid),\"messages\":[{\"number\":1,\"time\":"))
-        #expect(output.contains(",\"kind\":\"speak\",\"voice\":\"German\",\"language\":\"de\",\"text\":\"Guten Tag.\"}"))
-        #expect(output.contains(",\"kind\":\"char\",\"voice\":\"English (America)\",\"language\":\"en-US\",\"text\":\"a\"}"))
+        #expect(
+            output.contains(",\"kind\":\"speak\",\"voice\":\"German\",\"language\":\"de\",\"text\":\"Guten Tag.\"}"))
+        #expect(
+            output.contains(",\"kind\":\"char\",\"voice\":\"English (America)\",\"language\":\"en-US\",\"text\":\"a\"}")
+        )
         #expect(output.contains("\"text\":\"Hello & world.\"}]}\n"))
         #expect(!output.contains("First."))
         // Times in milliseconds since 1970, the newest first.
@@ -239,7 +244,9 @@ private struct HistoryRig: ~Copyable {
         speak(module, "<speak>Hello again.</speak>")
         #expect(module.expect("702 END\n") == "701 BEGIN\n702 END\n")
         #expect(module.quit() == 0)
-        let said = capture.log.split(separator: "\n").filter { $0.contains("no speech history: XDG_RUNTIME_DIR is not set") }
+        let said = capture.log.split(separator: "\n").filter {
+            $0.contains("no speech history: XDG_RUNTIME_DIR is not set")
+        }
         #expect(said.count == 1, "\(capture.log)")
     }
 
@@ -248,8 +255,10 @@ private struct HistoryRig: ~Copyable {
         // nobody runs no module; the folder must be theirs to search.
         _ = chown(runtime.path, 65534, 65534)
         let run = ChildProcess.run(
-            ["/usr/bin/setpriv", "--reuid=nobody", "--regid=nogroup", "--clear-groups", "--",
-             String(modulePath().dropLast("sd_utter".count)) + "utter", "history"],
+            [
+                "/usr/bin/setpriv", "--reuid=nobody", "--regid=nogroup", "--clear-groups", "--",
+                String(modulePath().dropLast("sd_utter".count)) + "utter", "history",
+            ],
             environment: ["XDG_RUNTIME_DIR=\(runtime.path)", "PATH=/usr/bin:/bin", "LANG=C.UTF-8"])
         #expect(run.status != 0)
         #expect(
