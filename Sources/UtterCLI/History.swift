@@ -19,33 +19,35 @@ extension UtterCommand {
         @Flag(help: "Print the messages as JSON, for scripts.")
         var json = false
 
-        @Flag(help: "Speak message N (default 1, the newest) again through the module, interrupting its speech.")
+        @Flag(help: "Speak message <number> (default 1, the newest) again through the module, interrupting it.")
         var replay = false
 
-        @Flag(help: "Render message N to FILE (.wav, .flac, .ogg, …) with its voice: --save N FILE.")
+        @Flag(help: "Render message <number> to <file> (.wav, .flac, .ogg, …) with its voice.")
         var save = false
 
-        @Argument(help: "With --replay: N. With --save: N and FILE.")
-        var arguments: [String] = []
+        @Argument(help: "The message, counted from the newest (1), for --replay and --save.")
+        var number: String?
+
+        @Argument(help: "With --save, the sound file to write.")
+        var file: String?
 
         func validate() throws {
             if replay && save { throw ValidationError("--replay and --save cannot be used together.") }
             if json && (replay || save) { throw ValidationError("--json is for the list alone.") }
             if save {
-                guard arguments.count == 2 else {
+                guard let number, file != nil else {
                     throw ValidationError("--save needs the message number and a file: --save N FILE.wav.")
                 }
-                _ = try number(arguments[0])
+                _ = try Self.number(number)
             } else if replay {
-                guard arguments.count <= 1 else { throw ValidationError("--replay takes one message number.") }
-                if let first = arguments.first { _ = try number(first) }
-            } else if !arguments.isEmpty {
-                throw ValidationError(
-                    "Unexpected argument '\(arguments[0])': the list takes none (see --replay, --save).")
+                if file != nil { throw ValidationError("--replay takes one message number.") }
+                if let number { _ = try Self.number(number) }
+            } else if let number {
+                throw ValidationError("Unexpected argument '\(number)': the list takes none (see --replay, --save).")
             }
         }
 
-        private func number(_ text: String) throws -> Int {
+        private static func number(_ text: String) throws -> Int {
             guard let value = Int(text), value >= 1 else {
                 throw ValidationError("The message number must be 1 or more, got '\(text)'.")
             }
@@ -55,12 +57,12 @@ extension UtterCommand {
         func run() async throws {
             let module = try HistoryClient.latestModule()
             if replay {
-                let wanted = try arguments.first.map(number) ?? 1
+                let wanted = try number.map(Self.number) ?? 1
                 let entry = try module.replay(wanted)
                 print("Replaying \(wanted): \(entry.shownText)")
             } else if save {
-                let wanted = try number(arguments[0])
-                try await saveEntry(of: module, number: wanted, to: arguments[1])
+                let wanted = try Self.number(number ?? "")
+                try await saveEntry(of: module, number: wanted, to: file ?? "")
             } else {
                 print(json ? Self.json(module) : Self.text(module.entries), terminator: "")
             }

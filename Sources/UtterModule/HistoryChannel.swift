@@ -110,8 +110,9 @@ final class HistoryChannel {
     }
 
     /// Serves what `ready` (flags in the order of ``pollRequests``) says can go on: accepts, reads a
-    /// request, answers it with `answer`, writes, closes.
-    func serve(ready: ArraySlice<Bool>, answer: (HistoryRequest) -> HistoryReply) {
+    /// request, answers it with `answer`, writes, closes. False when the listener failed: the
+    /// channel must then close, since the listener would stay readable and spin the loop.
+    func serve(ready: ArraySlice<Bool>, answer: (HistoryRequest) -> HistoryReply) -> Bool {
         let flags = Array(ready)
         // Clients first: the list they were polled as, before any is accepted or dropped.
         var finished: [ObjectIdentifier] = []
@@ -119,19 +120,19 @@ final class HistoryChannel {
             if !serve(client, respond: answer) { finished.append(ObjectIdentifier(client)) }
         }
         clients.removeAll { finished.contains(ObjectIdentifier($0)) }
-        if flags.first == true { acceptAll() }
+        return flags.first == true ? acceptAll() : true
     }
 
-    private func acceptAll() {
+    private func acceptAll() -> Bool {
         while true {
             let accepted: LocalSocket?
             do {
                 accepted = try listener.accept()
             } catch {
-                logger.error("history socket: accept failed (\(error))")
-                return
+                logger.error("history socket: accept failed (\(error)); the history socket is closed, speech goes on")
+                return false
             }
-            guard let socket = accepted else { return }
+            guard let socket = accepted else { return true }
             let client = Client(socket)
             // The folder's mode keeps other users out; this holds even if someone loosened it.
             do {

@@ -118,8 +118,10 @@ public final class ModuleServer {
                     }
                 }
             }
-            if !historyRequests.isEmpty, let channel = historyChannel {
-                channel.serve(ready: ready[3...]) { answerHistory($0) }
+            if !historyRequests.isEmpty, let channel = historyChannel,
+                !channel.serve(ready: ready[3...], answer: { answerHistory($0) })
+            {
+                closeHistory()
             }
             pumpPlayback()
             runtime?.pipeline.reportHealth()

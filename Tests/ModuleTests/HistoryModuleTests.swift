@@ -304,3 +304,57 @@ private func historyList(at path: String) throws -> [HistoryEntry] {
     guard case .entries(let entries) = HistoryReply(String(decoding: bytes, as: UTF8.self)) else { return [] }
     return entries
 }
+
+@Test func `utter history's help and usage errors are exact`() {
+    let utter = String(modulePath().dropLast("sd_utter".count)) + "utter"
+    let help = ChildProcess.run([utter, "history", "--help"])
+    #expect(help.status == 0)
+    #expect(
+        help.standardOutput == """
+            OVERVIEW: List what the running Utter module said, speak a message again, or
+            save it to a sound file.
+
+            speech-dispatcher's Utter module keeps its last messages in memory
+            (utter.conf's HistorySize, 50 by default) and answers on a socket in
+            $XDG_RUNTIME_DIR/utter that only you can open. Messages are numbered from the
+            newest, 1. With several modules running, the one that spoke last answers.
+
+            USAGE: utter history [--json] [--replay] [--save] [<number>] [<file>]
+
+            ARGUMENTS:
+              <number>                The message, counted from the newest (1), for
+                                      --replay and --save.
+              <file>                  With --save, the sound file to write.
+
+            OPTIONS:
+              --json                  Print the messages as JSON, for scripts.
+              --replay                Speak message <number> (default 1, the newest) again
+                                      through the module, interrupting it.
+              --save                  Render message <number> to <file> (.wav, .flac, .ogg,
+                                      …) with its voice.
+              --version               Show the version.
+              -h, --help              Show help information.
+
+
+            """)
+    let usage =
+        "Usage: utter history [--json] [--replay] [--save] [<number>] [<file>]\n"
+        + "  See 'utter history --help' for more information.\n"
+    for (arguments, error) in [
+        (["3"], "Unexpected argument '3': the list takes none (see --replay, --save)."),
+        (["--replay", "1", "x.wav"], "--replay takes one message number."),
+        (["--save", "1"], "--save needs the message number and a file: --save N FILE.wav."),
+        (["--save", "x", "a.wav"], "The message number must be 1 or more, got 'x'."),
+        (["--replay", "--save", "1", "a.wav"], "--replay and --save cannot be used together."),
+        (["--json", "--replay"], "--json is for the list alone."),
+    ] {
+        let run = ChildProcess.run([utter, "history"] + arguments)
+        #expect(run.status == 64, "\(arguments)")
+        #expect(run.standardError == "Error: \(error)\n" + usage, "\(arguments)")
+    }
+    let noRuntime = ChildProcess.run([utter, "history"])
+    #expect(noRuntime.status == 1)
+    #expect(
+        noRuntime.standardError
+            == "Error: XDG_RUNTIME_DIR is not set, so there is no history socket to find (a login session sets it).\n")
+}
