@@ -68,6 +68,11 @@ public struct LocalSocket: ~Copyable, Sendable {
         return sent >= 0 ? .success(sent) : .failure(.current)
     }
 
+    /// Ends what this side sends (the peer reads to its end), while what the peer sends can still be read.
+    public func shutdownWriting() {
+        Glibc.shutdown(descriptor.rawValue, Int32(SHUT_WR))
+    }
+
     /// Sends all of `bytes` on a blocking socket, or the error that stopped it.
     public func sendAll(_ bytes: UnsafeRawBufferPointer) -> Errno? {
         var offset = 0

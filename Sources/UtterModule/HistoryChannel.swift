@@ -31,6 +31,8 @@ final class HistoryChannel {
         /// The answer to whatever it asks, when it may not ask (sent after its request is read:
         /// closing with the request unread would reset the connection before the client reads why).
         var refusal: HistoryReply?
+        /// Its whole answer is sent, and the end of it.
+        var isShutDown = false
 
         init(_ socket: consuming LocalSocket) {
             self.socket = socket
@@ -147,8 +149,13 @@ final class HistoryChannel {
                 client.refusal = .refused("The module cannot tell who you are.")
             }
             if clients.count >= Self.clientLimit {
-                logger.warning("history socket: over \(Self.clientLimit) connections; dropping the oldest")
-                clients.removeFirst()
+                // One that has its whole answer goes first: it only waits for the client to close.
+                if let done = clients.firstIndex(where: { $0.isShutDown }) {
+                    clients.remove(at: done)
+                } else {
+                    logger.warning("history socket: over \(Self.clientLimit) connections; dropping the oldest")
+                    clients.removeFirst()
+                }
             }
             clients.append(client)
         }
@@ -156,17 +163,19 @@ final class HistoryChannel {
 
     /// Reads, answers and writes what it can for `client`; false when it is done with.
     private func serve(_ client: Client, respond: (HistoryRequest) -> HistoryReply) -> Bool {
+        var buffer = [UInt8](repeating: 0, count: Self.requestLimit)
+        let result = buffer.withUnsafeMutableBytes { client.socket.receive(into: $0) }
+        switch result {
+        // At its end, a client is gone, answered or not (a readable end of file, kept, would spin the loop).
+        case .success(0): return false
+        // After the request, whatever else a client sends is read only to be dropped, for the same reason.
+        case .success(let count): if !client.isAnswered { client.input += buffer[0..<count] }
+        case .failure(let error) where error.isTransient: break
+        case .failure(let error):
+            logger.info("history socket: a client's read failed (\(error))")
+            return false
+        }
         if !client.isAnswered {
-            var buffer = [UInt8](repeating: 0, count: Self.requestLimit)
-            let result = buffer.withUnsafeMutableBytes { client.socket.receive(into: $0) }
-            switch result {
-            case .success(0): return false
-            case .success(let count): client.input += buffer[0..<count]
-            case .failure(let error) where error.isTransient: return true
-            case .failure(let error):
-                logger.info("history socket: a client's read failed (\(error))")
-                return false
-            }
             if let newline = client.input.firstIndex(of: UInt8(ascii: "\n")) {
                 let line = String(decoding: client.input[..<newline], as: UTF8.self)
                 if let refusal = client.refusal {
@@ -191,7 +200,7 @@ final class HistoryChannel {
         client.isAnswered = true
     }
 
-    /// Writes what the socket takes of `client`'s answer; false when it is all sent or cannot be.
+    /// Writes what the socket takes of `client`'s answer; false when it cannot be.
     private func flush(_ client: Client) -> Bool {
         while client.sent < client.output.count {
             let result = client.output[client.sent...].withUnsafeBytes { client.socket.send($0) }
@@ -203,6 +212,13 @@ final class HistoryChannel {
                 return false
             }
         }
-        return !client.isAnswered
+        if client.isAnswered && !client.isShutDown {
+            // The client reads to the end of the answer and closes; the connection is dropped at
+            // its end of file. Closing now, with a request it sent not all read, would reset the
+            // connection and lose the answer.
+            client.socket.shutdownWriting()
+            client.isShutDown = true
+        }
+        return true
     }
 }

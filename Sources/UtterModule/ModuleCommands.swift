@@ -143,7 +143,7 @@ extension ModuleServer {
         // The server's message wins over a replay, which it knows nothing of.
         haltReplay()
         record(
-            kind, text: data.text, job: job, voice: voice,
+            kind, text: data.text, settings: settings, voice: voice,
             language: runtime.factory.messageLanguage(voice: voice, settings: settings))
         resetPlayback()
         runtime.pipeline.limitPlayback(to: nil)

@@ -16,10 +16,14 @@ import Voices
 // event sent to the server; and anything the server sends while it speaks wins: SPEAK, CHAR, KEY or
 // SOUND_ICON halt it before they start, STOP and PAUSE silence it.
 extension ModuleServer {
-    /// A message as kept: what `utter history` lists, and the job that speaks it the same way again.
+    /// A message as kept: what `utter history` lists, and what the server sent, which makes the
+    /// same job again. Not the job itself: it is many times larger, and 50 of them held while
+    /// thousands of messages pass through fragment the heap (RSS grew 1-2 MB more over 10,000).
     struct SpokenMessage {
         var entry: HistoryEntry
-        var job: SynthesisJob
+        var kind: MessageKind
+        var data: String
+        var settings: SpeechSettings
     }
 
     /// Starts keeping `HistorySize` messages and opens the socket they are asked for on; says once
@@ -44,8 +48,10 @@ extension ModuleServer {
         history = SpeechHistory(capacity: 0)
     }
 
-    /// Keeps the message `job` speaks, as the listener hears it.
-    func record(_ kind: MessageKind, text: String, job: SynthesisJob, voice: Voice, language: LanguageTag) {
+    /// Keeps message `text`, spoken with `settings` by `voice`, as the listener hears it.
+    func record(
+        _ kind: MessageKind, text: String, settings: SpeechSettings, voice: Voice, language: LanguageTag
+    ) {
         guard history.capacity > 0 else { return }
         let heard: String
         switch kind {
@@ -66,7 +72,7 @@ extension ModuleServer {
         let entry = HistoryEntry(
             text: heard, kind: entryKind, voice: voice.name, language: language.description,
             time: WallClock.millisecondsSince1970)
-        history.append(SpokenMessage(entry: entry, job: job))
+        history.append(SpokenMessage(entry: entry, kind: kind, data: text, settings: settings))
     }
 
     /// The answer to one request from `utter history`.
@@ -82,21 +88,22 @@ extension ModuleServer {
                         ? "Nothing has been said yet."
                         : "There is no message \(number): the history holds 1 to \(history.count).")
             }
-            guard replay(message) else { return .refused("The module's engine is not running.") }
+            guard replay(message) else { return .refused("The module has no voice to speak it with now.") }
             return .entries([message.entry])
         }
     }
 
     /// Speaks `message` again at once, as a new message would start: see the rules above.
     private func replay(_ message: SpokenMessage) -> Bool {
-        guard let runtime else { return false }
+        guard let runtime,
+            let (job, _, _) = runtime.factory.job(
+                id: lastJob + 1, kind: message.kind, text: message.data, settings: message.settings)
+        else { return false }
         if machine.currentMessage != nil {
             perform(machine.stop())
         }
         haltReplay()
         lastJob += 1
-        var job = message.job
-        job.id = lastJob
         resetPlayback()
         runtime.pipeline.limitPlayback(to: nil)
         runtime.pipeline.submit(job)
