@@ -8,7 +8,7 @@ extension UtterCommand {
     struct HistoryCommand: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "history",
-            abstract: "List what the running Utter module said, speak a message again, or save it to a sound file.",
+            abstract: "List what the Utter module just said; speak or save a message again.",
             discussion: """
                 speech-dispatcher's Utter module keeps its last messages in memory (utter.conf's HistorySize, \
                 50 by default) and answers on a socket in $XDG_RUNTIME_DIR/utter that only you can open. \

@@ -347,8 +347,7 @@ private func historyList(at path: String) throws -> [HistoryEntry] {
     #expect(help.status == 0)
     #expect(
         help.standardOutput == """
-            OVERVIEW: List what the running Utter module said, speak a message again, or
-            save it to a sound file.
+            OVERVIEW: List what the Utter module just said; speak or save a message again.
 
             speech-dispatcher's Utter module keeps its last messages in memory
             (utter.conf's HistorySize, 50 by default) and answers on a socket in
