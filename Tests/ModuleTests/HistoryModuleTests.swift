@@ -211,6 +211,25 @@ private struct HistoryRig: ~Copyable {
         #expect(second.quit() == 0)
     }
 
+    @Test func `two modules keep a socket each, and utter history asks the one that spoke last`() throws {
+        let rig = try HistoryRig()
+        let otherCapture = CaptureRig()
+        let other = try startModule(otherCapture, environment: ["XDG_RUNTIME_DIR=\(rig.runtime.path)"])
+        let otherSocket = rig.folder + "/history-\(other.pid).socket"
+        #expect(FileSystem.exists(rig.socketPath) && FileSystem.exists(otherSocket))
+        _ = rig.speakToEnd("<speak>From the first module.</speak>")
+        speak(other, "<speak>From the second module.</speak>")
+        #expect(other.expect("702 END\n") == "701 BEGIN\n702 END\n")
+        #expect(rig.history([]).standardOutput.hasSuffix("  From the second module.\n"))
+        _ = rig.speakToEnd("<speak>The first again.</speak>")
+        let list = rig.history([]).standardOutput.split(separator: "\n")
+        #expect(
+            list.count == 2 && list[0].hasSuffix("  The first again.") && list[1].hasSuffix("  From the first module."))
+        // One leaving takes only its own socket.
+        #expect(other.quit() == 0)
+        #expect(!FileSystem.exists(otherSocket) && FileSystem.exists(rig.socketPath))
+    }
+
     @Test func `another user is refused, by the folder and by the module's peer check`() throws {
         let rig = try HistoryRig()
         _ = rig.speakToEnd("<speak>Private words.</speak>")
