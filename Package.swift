@@ -16,7 +16,7 @@ let package = Package(
         // Figures for bench/render --japanese.
         .executable(name: "JapaneseReadingBench", targets: ["JapaneseReadingBench"]),
         // The pure layers, for the fuzzers in Fuzz/.
-        .library(name: "UtterPureLayers", targets: ["ModuleProtocol", "SSML", "Configuration", "Voices", "Playback", "Reading", "Scenario", "Piper"]),
+        .library(name: "UtterPureLayers", targets: ["ModuleProtocol", "SSML", "Configuration", "Voices", "Playback", "Reading", "Scenario", "Piper", "History"]),
         // Mandarin words for the voice (ICU), for its fuzzer in Fuzz/.
         .library(name: "ChineseReading", targets: ["ChineseReading"]),
         // Speech from any Swift program: `import UtterKit`.
@@ -87,6 +87,8 @@ let package = Package(
         .target(name: "Configuration", dependencies: ["ModuleProtocol"], swiftSettings: upcoming),
         .target(name: "Voices", swiftSettings: upcoming),
         .target(name: "Playback", dependencies: ["SSML"], swiftSettings: upcoming),
+        // The module's speech history as a bounded value, and what `utter history` says over its socket.
+        .target(name: "History", swiftSettings: upcoming),
         // utter read's text: Markdown to readable text, the language guess, the reading session.
         .target(name: "Reading", swiftSettings: upcoming),
 
@@ -149,7 +151,7 @@ let package = Package(
             name: "UtterModule",
             dependencies: [
                 "UtterKit", "ModuleProtocol", "SSML", "Configuration", "Voices", "AudioSinks", "AudioOutput",
-                "Playback", "Speech", "System", "RegularFiles",
+                "Playback", "Speech", "System", "RegularFiles", "History",
                 .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: upcoming),
@@ -166,6 +168,7 @@ let package = Package(
                 "UtterKit", "SpeechDispatcherClient", "AudioOutput", "PulseOutput", "Configuration", "RegularFiles",
                 "System", "SSML",
                 "Voices", "SoundFiles", "Reading", "Sentences", "Scenario", "Piper", "OnnxRuntime", "JapaneseReading",
+                "History",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "RealModule", package: "swift-numerics"),
                 .product(name: "Logging", package: "swift-log"),
@@ -192,6 +195,7 @@ let package = Package(
         .testTarget(name: "VoicesTests", dependencies: ["Voices"], swiftSettings: upcoming),
         .testTarget(name: "PiperTests", dependencies: ["Piper", "SSML"], swiftSettings: upcoming),
         .testTarget(name: "ReadingTests", dependencies: ["Reading"], swiftSettings: upcoming),
+        .testTarget(name: "HistoryTests", dependencies: ["History"], swiftSettings: upcoming),
         .testTarget(
             name: "JapaneseReadingTests", dependencies: ["JapaneseReading", "JapaneseKana", "SSML", "TestSupport"],
             swiftSettings: upcoming),
@@ -212,7 +216,7 @@ let package = Package(
             dependencies: [
                 "sd_utter", "utter", "UtterModule", "UtterKit", "Speech", "AudioOutput", "PipeWireOutput", "AudioSinks",
                 "System", "Voices", "ModuleProtocol", "Configuration", "SSML", "Playback", "TestSupport", "UtterCLI",
-                "OnnxRuntime", "JapaneseReading", .product(name: "Logging", package: "swift-log"),
+                "OnnxRuntime", "JapaneseReading", "History", .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: upcoming),
         // Neural voices: need ONNX Runtime (PyPI's onnxruntime) and Debian's python3-onnx.

@@ -6,6 +6,10 @@
 #include <fcntl.h>
 #include <unistd.h>
 #include <dlfcn.h>
+#include <errno.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <sys/un.h>
 #include "CUtterShims.h"
 
 int CUtterShims_nameCurrentThread(const char *name) {
@@ -45,4 +49,50 @@ const char *CUtterShims_libraryFile(const void *address) {
     Dl_info info;
     if (dladdr(address, &info) == 0) return NULL;
     return info.dli_fname;
+}
+
+int CUtterShims_localSocket(int nonblocking) {
+    return socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC | (nonblocking ? SOCK_NONBLOCK : 0), 0);
+}
+
+static int CUtterShims_fillAddress(struct sockaddr_un *address, const char *path) {
+    memset(address, 0, sizeof *address);
+    address->sun_family = AF_UNIX;
+    size_t length = strlen(path);
+    if (length == 0 || length >= sizeof address->sun_path) {
+        errno = ENAMETOOLONG;
+        return -1;
+    }
+    memcpy(address->sun_path, path, length + 1);
+    return 0;
+}
+
+int CUtterShims_listenLocal(int fd, const char *path, int backlog) {
+    struct sockaddr_un address;
+    if (CUtterShims_fillAddress(&address, path) < 0) return -1;
+    if (bind(fd, (struct sockaddr *)&address, sizeof address) < 0) return -1;
+    return listen(fd, backlog);
+}
+
+int CUtterShims_connectLocal(int fd, const char *path) {
+    struct sockaddr_un address;
+    if (CUtterShims_fillAddress(&address, path) < 0) return -1;
+    return connect(fd, (struct sockaddr *)&address, sizeof address);
+}
+
+int CUtterShims_acceptLocal(int fd) {
+    return accept4(fd, NULL, NULL, SOCK_CLOEXEC | SOCK_NONBLOCK);
+}
+
+int CUtterShims_peerUserID(int fd, unsigned int *uid) {
+    struct ucred credentials;
+    socklen_t length = sizeof credentials;
+    if (getsockopt(fd, SOL_SOCKET, SO_PEERCRED, &credentials, &length) < 0) return -1;
+    *uid = credentials.uid;
+    return 0;
+}
+
+int CUtterShims_setReceiveTimeout(int fd, int milliseconds) {
+    struct timeval timeout = {.tv_sec = milliseconds / 1000, .tv_usec = (milliseconds % 1000) * 1000};
+    return setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, sizeof timeout);
 }

@@ -17,6 +17,8 @@ public struct UtterConfiguration: Equatable, Sendable {
     public var bufferPeriods = 8
     /// Seconds without speech after which the audio device is closed (0: never).
     public var audioIdleSeconds = 5
+    /// How many messages the module keeps in memory for `utter history` (0: none, and no socket).
+    public var historySize = 50
     /// Words a minute at SSIP rate −100, 0 and +100, for every voice kind: espeak-ng takes them as
     /// its speed; clip and neural voices are played `rate / normalRate` times as fast as their own
     /// pace. 450 at +100 is espeak-ng's nominal speed: 534 words ÷ voiced seconds on the paragraph
@@ -154,6 +156,9 @@ public struct UtterConfiguration: Equatable, Sendable {
         case "audioidleseconds":
             guard let value = number(0...3600) else { return expected("a number of seconds from 0 to 3600") }
             audioIdleSeconds = value
+        case "historysize":
+            guard let value = number(0...10_000) else { return expected("a number of messages from 0 to 10000") }
+            historySize = value
         case "maximumrate":
             guard let value = number(Self.maximumRates) else {
                 return expected(

@@ -11,6 +11,8 @@ public struct Errno: Error, CustomStringConvertible, Equatable, Sendable {
     public static let invalidArgument = Errno(EINVAL)
     public static let permissionDenied = Errno(EACCES)
     public static let noSuchFile = Errno(ENOENT)
+    /// Nothing listens on a socket's path (a process that left it behind is gone).
+    public static let connectionRefused = Errno(ECONNREFUSED)
 
     /// The call was interrupted or would have blocked: try again later, nothing is wrong.
     public var isTransient: Bool { code == EINTR || code == EAGAIN }

@@ -28,3 +28,25 @@ public struct TimeOfDay: Equatable, Sendable {
         return "\(padded(hour, 2)):\(padded(minute, 2)):\(padded(second, 2)).\(padded(millisecond, 3))"
     }
 }
+
+extension TimeOfDay {
+    /// The local time of day at `milliseconds` since 1970 (UTC), in the process's time zone.
+    public init(millisecondsSince1970 milliseconds: Int64) {
+        var seconds = time_t(milliseconds / 1000)
+        var parts = tm()
+        localtime_r(&seconds, &parts)
+        self.init(
+            hour: Int(parts.tm_hour), minute: Int(parts.tm_min), second: Int(parts.tm_sec),
+            millisecond: Int(milliseconds % 1000))
+    }
+}
+
+/// The real-time clock, for times a person reads (never for measuring: see ``MonotonicClock``).
+public enum WallClock {
+    /// Milliseconds since 1970-01-01 UTC.
+    public static var millisecondsSince1970: Int64 {
+        var time = timespec()
+        clock_gettime(CLOCK_REALTIME, &time)
+        return Int64(time.tv_sec) * 1000 + Int64(time.tv_nsec / 1_000_000)
+    }
+}

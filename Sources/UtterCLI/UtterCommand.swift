@@ -11,7 +11,7 @@ public struct UtterCommand: AsyncParsableCommand {
             same voices and the same audio path directly.
             """,
         version: UtterVersion.current,
-        subcommands: [Voices.self, VoiceCommand.self, Say.self, Read.self, Play.self, Status.self, Install.self, Uninstall.self])
+        subcommands: [Voices.self, VoiceCommand.self, Say.self, Read.self, Play.self, Status.self, HistoryCommand.self, Install.self, Uninstall.self])
 
     public init() {}
 }

@@ -45,8 +45,10 @@ extension ModuleServer {
         case .message(let kind, let data):
             speak(kind, data)
         case .stop:
+            haltReplay()
             perform(machine.stop())
         case .pause:
+            haltReplay()
             perform(machine.pause())
         case .listVoices(let language, let variant):
             listVoices(language: language, variant: variant)
@@ -138,6 +140,11 @@ extension ModuleServer {
                 "message": "\(job.id)", "kind": "\(kind.rawValue)", "bytes": "\(data.text.utf8.count)",
                 "voice": "\(voice.name.debugDescription)", "chosen": "\(reason)",
             ])
+        // The server's message wins over a replay, which it knows nothing of.
+        haltReplay()
+        record(
+            kind, text: data.text, settings: settings, voice: voice,
+            language: runtime.factory.messageLanguage(voice: voice, settings: settings))
         resetPlayback()
         runtime.pipeline.limitPlayback(to: nil)
         send(.speaking)
@@ -158,7 +165,10 @@ extension ModuleServer {
         guard let pipeline = runtime?.pipeline else { return }
         pipeline.pump(afterReceiving: { if machine.isPausePending { limitPlaybackForPause() } }) { event in
             let job = event.job
-            guard machine.currentMessage == job else { return }
+            guard machine.currentMessage == job else {
+                replayEvent(event)
+                return
+            }
             switch event {
             case .audioStart: perform(machine.audioStarted(job))
             case .mark(_, let name, _): perform(machine.markReached(name, in: job))
@@ -211,7 +221,7 @@ extension ModuleServer {
 
     /// Closes the audio device once the module has been idle long enough (see `AudioIdleSeconds`).
     func releaseIdleDevice() {
-        guard machine.currentMessage == nil else { return }
+        guard machine.currentMessage == nil, replayJob == nil else { return }
         runtime?.pipeline.releaseIdleDevice()
     }
 }

@@ -63,6 +63,7 @@ extension ModuleServer {
                 "neural voices": "\(neuralVoices.count)",
                 "voice list entries": "\(catalogue.listings.count)", "audio": "\(backend.rawValue)",
             ])
+        openHistory()
         if replying { send(.initialized(details: ["Utter: \(voices.count) voices ready."])) }
     }
 

@@ -1,5 +1,6 @@
 import AudioOutput
 import Configuration
+import History
 import Logging
 import ModuleProtocol
 import Playback
@@ -32,6 +33,12 @@ public final class ModuleServer {
 
     /// Where playback of the current message is held while a PAUSE waits for its mark.
     var pauseLimit: UInt64?
+
+    /// The last messages spoken (none until INIT opens the history socket).
+    var history = SpeechHistory<SpokenMessage>(capacity: 0)
+    var historyChannel: HistoryChannel?
+    /// The history message being spoken again, which speech-dispatcher knows nothing of.
+    var replayJob: UInt64?
 
     struct Runtime {
         var factory: JobFactory
@@ -71,7 +78,9 @@ public final class ModuleServer {
         var buffer = [UInt8](repeating: 0, count: 1 << 16)
         while !isFinished && output.isOpen {
             let wake = runtime?.pipeline.wake
-            let descriptors = [inputFD, signals?.rawValue ?? -1, wake?.rawValue ?? -1]
+            let historyRequests = historyChannel?.pollRequests ?? []
+            let descriptors =
+                [inputFD, signals?.rawValue ?? -1, wake?.rawValue ?? -1].map { PollRequest($0) } + historyRequests
             let timeout = runtime?.pipeline.deadline.map { deadline in
                 let now = MonotonicClock.now
                 return deadline > now ? deadline - now : 0
@@ -111,6 +120,11 @@ public final class ModuleServer {
                     }
                 }
             }
+            if !historyRequests.isEmpty, let channel = historyChannel,
+                !channel.serve(ready: ready[3...], answer: { answerHistory($0) })
+            {
+                closeHistory()
+            }
             pumpPlayback()
             runtime?.pipeline.reportHealth()
             releaseIdleDevice()
@@ -130,8 +144,9 @@ public final class ModuleServer {
     /// kills a module that has not exited about a second after QUIT, and a sound server that
     /// hangs can hold either thread in a device call for good.
     private func shutdown() {
+        closeHistory()
         guard let runtime else { return }
-        if let job = machine.currentMessage {
+        if let job = [machine.currentMessage, replayJob].compactMap({ $0 }).max() {
             runtime.pipeline.halt(through: job)
         }
         if let stuck = runtime.pipeline.shutdown(until: MonotonicClock.now + Self.shutdownWait) {

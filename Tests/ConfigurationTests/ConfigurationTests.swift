@@ -151,3 +151,19 @@ func readWholeFile(_ path: String) -> String? {
         ])
     #expect(issues.map(\.lineNumber) == [3, 4])
 }
+
+@Test func `HistorySize reads 0 to 10000 and names a bad value`() {
+    #expect(UtterConfiguration().historySize == 50)
+    #expect(UtterConfiguration.parse("HistorySize 0\n").configuration.historySize == 0)
+    #expect(UtterConfiguration.parse("HistorySize 200\n").configuration.historySize == 200)
+    for bad in ["-1", "10001", "many", "5 6"] {
+        let (configuration, issues) = UtterConfiguration.parse("HistorySize \(bad)\n")
+        #expect(configuration.historySize == 50)
+        let quoted = bad.split(separator: " ").map { "\"\($0)\"" }.joined(separator: " ")
+        #expect(
+            issues == [
+                ConfigurationIssue(
+                    lineNumber: 1, message: "HistorySize needs a number of messages from 0 to 10000, got \(quoted)")
+            ])
+    }
+}

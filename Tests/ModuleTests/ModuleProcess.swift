@@ -74,7 +74,10 @@ final class ModuleProcess {
             binary = "/usr/bin/setpriv"
         }
         var environment = ["HOME=\(home)", "PATH=/usr/bin:/bin", "LANG=C.UTF-8"]
-        if let runtime = getenv("XDG_RUNTIME_DIR") { environment.append("XDG_RUNTIME_DIR=\(String(cString: runtime))") }
+        // A test's own XDG_RUNTIME_DIR (the history socket's folder; empty: none) replaces the runner's.
+        if let runtime = getenv("XDG_RUNTIME_DIR"), !extra.contains(where: { $0.hasPrefix("XDG_RUNTIME_DIR=") }) {
+            environment.append("XDG_RUNTIME_DIR=\(String(cString: runtime))")
+        }
         environment += extra
         var child: pid_t = 0
         let result = withCStrings(arguments) { argv in

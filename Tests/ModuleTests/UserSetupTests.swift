@@ -334,6 +334,7 @@ import Testing
                   play                    Read a talk aloud from a scenario file, or render it to a sound file.
                   status                  Tell whether Utter works with your speech-dispatcher, and if not, why and
                                           what to do.
+                  history                 List what the Utter module just said; speak or save a message again.
                   install                 Install Utter for you, where your speech-dispatcher finds it.
                   uninstall               Undo what 'utter install --user' did.
 

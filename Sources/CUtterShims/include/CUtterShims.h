@@ -34,4 +34,19 @@ int CUtterShims_joinUntil(pthread_t thread, uint64_t deadline);
 /// The file of the shared library holding `address` (dladdr needs _GNU_SOURCE); NULL if none.
 const char *CUtterShims_libraryFile(const void *address);
 
+/// A new UNIX stream socket (close-on-exec; non-blocking if asked); -1 on failure with errno set.
+int CUtterShims_localSocket(int nonblocking);
+/// Binds `fd` to the filesystem `path` and listens; sockaddr_un is awkward to fill from Swift.
+/// -1 with errno set (ENAMETOOLONG when the path does not fit sun_path).
+int CUtterShims_listenLocal(int fd, const char *path, int backlog);
+/// Connects `fd` to the socket at `path`; -1 with errno set.
+int CUtterShims_connectLocal(int fd, const char *path);
+/// accept4 with close-on-exec and non-blocking set on the new descriptor (accept4 needs _GNU_SOURCE).
+int CUtterShims_acceptLocal(int fd);
+/// The user id of the process at the other end of `fd` (SO_PEERCRED, whose struct ucred needs
+/// _GNU_SOURCE): 0 with `*uid` set, or -1 with errno set.
+int CUtterShims_peerUserID(int fd, unsigned int *uid);
+/// Gives up a blocking read on `fd` after `milliseconds` (SO_RCVTIMEO); -1 with errno set.
+int CUtterShims_setReceiveTimeout(int fd, int milliseconds);
+
 #endif

@@ -26,8 +26,14 @@ Scenarios:
                      a quiet period, then speak SHORT and wait for its END
   pause  TEXT        text message, pause after BEGIN, wait for PAUSE, resume, wait for
                      END, then listen for a quiet period
+  replay FIRST LONG SHORT COMMAND...
+                     text message FIRST to its END; LONG, and after its BEGIN run COMMAND
+                     (`utter history --replay 2`: FIRST again), printing `action command
+                     <status>`; wait for LONG's CANCEL/END, then speak SHORT at once (while
+                     the replay plays) and wait for its END, then listen for a quiet period
 """
 
+import subprocess
 import sys
 import threading
 import time
@@ -123,6 +129,18 @@ def main():
         client.resume()
         action("resume", msg)
         recorder.wait_for(msg, ("end", "cancel"), "END")
+        quiet_period()
+    elif scenario == "replay":
+        client.set_data_mode(speechd.DataMode.TEXT)
+        first = speak(client, args[0])
+        recorder.wait_for(first, ("end", "cancel"), "END")
+        msg = speak(client, args[1])
+        recorder.wait_for(msg, ("begin",), "BEGIN")
+        status = subprocess.run(args[3:], timeout=TIMEOUT).returncode
+        action("command %d" % status)
+        recorder.wait_for(msg, ("cancel", "end"), "CANCEL")
+        msg2 = speak(client, args[2])
+        recorder.wait_for(msg2, ("end", "cancel"), "END")
         quiet_period()
     else:
         fail("unknown scenario " + scenario)
