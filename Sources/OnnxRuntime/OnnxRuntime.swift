@@ -1,6 +1,6 @@
 import COnnxRuntime
 import Synchronization
-public import System
+internal import System
 
 /// Something ONNX Runtime refused or could not do, said for the user.
 public struct OnnxRuntimeError: Error, Equatable, CustomStringConvertible {
