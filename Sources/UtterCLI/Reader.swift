@@ -29,6 +29,19 @@ struct Reader {
                 }
             }
         }
+        // Every sentence's events go through one task, a sentence's only after the one before it
+        // ended: a task per sentence could hand the next sentence's start over before this one's
+        // (seen rendering to a file on a busy machine: the lines of a pipe came out of order).
+        let (spoken, spokenSink) = AsyncStream.makeStream(
+            of: (sentence: Int, events: AsyncStream<SpeechEvent>).self, bufferingPolicy: .unbounded)
+        defer { spokenSink.finish() }
+        Task {
+            for await (sentence, events) in spoken {
+                for await event in events {
+                    if let input = Self.input(for: event, of: sentence) { sink.yield(input) }
+                }
+            }
+        }
         var session = ReadingSession(sentenceCount: utterances.count, first: first)
         var display = ReadingDisplay(sentences: utterances.map(\.text), interactive: interactive)
         var warned = false
@@ -38,12 +51,7 @@ struct Reader {
             for action in actions {
                 switch action {
                 case .speak(let sentence):
-                    let events = channel.speak(utterances[sentence])
-                    Task {
-                        for await event in events {
-                            if let input = Self.input(for: event, of: sentence) { sink.yield(input) }
-                        }
-                    }
+                    spokenSink.yield((sentence, channel.speak(utterances[sentence])))
                 case .pause:
                     channel.pause(at: .immediate)
                     Terminal.write(display.show(paused: true, columns: Terminal.columns, rows: Terminal.rows))
