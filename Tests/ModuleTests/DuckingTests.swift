@@ -105,4 +105,33 @@ struct DuckingTests {
             #expect(speech.contains(property), "\(property) in \(speech)")
         }
     }
+
+    /// The same on PipeWire: what WirePlumber's policy (and a mixer) sees of Utter's native stream.
+    @Test func `Utter's PipeWire stream is accessibility speech to pw-dump and to pactl`() throws {
+        let rig = CaptureRig()
+        let server = try PrivateSoundServer(runtime: rig.folder + "/pulse", kind: .pipeWire)
+        let module = try startPacedModule(rig, pulse: server, configuration: "", path: .pipewire)
+        speak(module, "<speak>" + String(repeating: "PipeWire knows what this stream is. ", count: 4) + "</speak>")
+        #expect(module.expect("701 BEGIN\n") == "701 BEGIN\n")
+        let dump = ChildProcess.run(["/usr/bin/pw-dump"], environment: server.environment, timeout: 10).standardOutput
+        let listing = server.pactl("list", "sink-inputs")
+        #expect(module.expect("702 END\n", within: 30) == "702 END\n")
+        #expect(module.quit() == 0)
+
+        // pw-dump prints a JSON array, one object per indented block; ours is the node named "utter".
+        let node = try #require(
+            dump.split(separator: "\n  {\n").first {
+                $0.contains("\"node.name\": \"utter\"") && $0.contains("PipeWire:Interface:Node")
+            }, "Utter's node in: \(dump.prefix(3000))")
+        for property in [
+            "\"media.role\": \"Accessibility\"", "\"media.category\": \"Playback\"", "\"media.name\": \"Speech\"",
+            "\"application.name\": \"Utter\"", "\"application.id\": \"org.utter.sd_utter\"",
+            "\"application.icon-name\": \"preferences-desktop-accessibility\"",
+        ] {
+            #expect(node.contains(property), "\(property) in \(node)")
+        }
+        let speech = try #require(sinkInput(named: "Utter", in: listing), "Utter's stream in: \(listing)")
+        // pipewire-pulse names PipeWire's role as PulseAudio does, so PulseAudio clients' policies match it.
+        #expect(speech.contains("media.role = \"a11y\"") && speech.contains("media.name = \"Speech\""), "\(speech)")
+    }
 }
