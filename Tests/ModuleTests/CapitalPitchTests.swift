@@ -1,3 +1,4 @@
+import Glibc
 import TestSupport
 import Testing
 
@@ -8,13 +9,14 @@ import Testing
 /// file libsndfile wrote of the captured audio.
 private func pitch(
     _ command: String, _ text: String, rise: Int, spelling: String = "off", capitals: String = "none",
-    in folder: TemporaryFolder
+    voice: String = "NULL", configuration: String = "", in folder: TemporaryFolder
 ) throws -> Double {
+    let settings = screenReaderSettings(spelling: spelling, capitals: capitals)
+        .replacing("synthesis_voice=NULL", with: "synthesis_voice=\(voice)")
     let heard = try render(
-        command, text, settings: screenReaderSettings(spelling: spelling, capitals: capitals),
-        configuration: "CapitalPitchRise \(rise)\n")
+        command, text, settings: settings, configuration: configuration + "CapitalPitchRise \(rise)\n")
     #expect(heard.events == "701 BEGIN\n702 END\n")
-    let path = folder.file("\(command)-\(text.filter(\.isLetter))-\(rise)-\(spelling)-\(capitals).wav")
+    let path = folder.file("\(command)-\(text.filter(\.isLetter))-\(rise)-\(spelling)-\(capitals)-\(voice).wav")
     #expect(SoundFileContents.writeWAV(heard.samples, sampleRate: 22050, to: path))
     let file = try #require(SoundFileContents(path: path), "libsndfile cannot read \(path)")
     #expect(file.sampleRate == 22050 && file.duration > 0.15 && rootMeanSquare(file.samples) > 300)
@@ -79,4 +81,29 @@ func `CHAR A is spoken higher than CHAR a by the configured rise`(rise: Int) thr
     let lower = try pitch("SPEAK", "anna", rise: 20, in: folder)
     let measured = percentRise(capital, over: lower)
     #expect(isNear(measured, 20), "Anna \(capital) Hz, anna \(lower) Hz: +\(measured)%")
+}
+
+@Test func `a clip voice's letters, spoken by its espeak-ng fallback, rise too`() throws {
+    let folder = TemporaryFolder(prefix: "utter-capitals")
+    mkdir(folder.file("voices"), 0o755)
+    mkdir(folder.file("voices/greeter"), 0o755)
+    writeTone(folder.file("voices/greeter/hello.wav"), frequency: 441, seconds: 0.5, amplitude: 12000)
+    writeFile(
+        folder.file("voices/greeter/voice.conf"),
+        """
+        Name "Greeter"
+        PrimaryLanguage "en-US"
+        Fallback "espeak-ng" "English (America)"
+        Clip "hello" "hello.wav"
+
+        """)
+    let voices = "VoiceFolder \"\(folder.file("voices"))\"\n"
+    let chosen = try render(
+        "CHAR", "A", settings: screenReaderSettings().replacing("synthesis_voice=NULL", with: "synthesis_voice=Greeter"),
+        configuration: voices + "LogLevel 5\n")
+    #expect(chosen.log.contains("message accepted") && chosen.log.contains("voice=\"Greeter\""), "\(chosen.log.suffix(1500))")
+    let capital = try pitch("CHAR", "A", rise: 20, voice: "Greeter", configuration: voices, in: folder)
+    let lower = try pitch("CHAR", "a", rise: 20, voice: "Greeter", configuration: voices, in: folder)
+    let measured = percentRise(capital, over: lower)
+    #expect(lower > 60 && isNear(measured, 20), "Greeter CHAR A \(capital) Hz, a \(lower) Hz: +\(measured)%")
 }
