@@ -349,30 +349,33 @@ private struct Builder {
     var raisedOpening: String { "<prosody pitch=\"+\(options.capitalPitchSteps)\">" }
 
     /// Spelled text from the client's `say-as characters`: each capital in a raised `say-as` of
-    /// its own, the element closed around it and opened again after.
+    /// its own, the element closed around it and opened again after; every piece keeps its place
+    /// in the message's text.
     mutating func addRaisingCapitals(_ text: String, at offset: Int, inside sayAs: String) {
-        var position = 0
+        var position = offset
         var run = ""
-        func flush(_ builder: inout Builder) {
-            guard !run.isEmpty else { return }
-            let escaped = SSMLText.escape(run)
+        func addText(_ piece: String, _ builder: inout Builder) {
+            guard !piece.isEmpty else { return }
+            let escaped = SSMLText.escape(piece)
+            let length =
+                escaped.utf8.count == piece.utf8.count ? piece.unicodeScalars.count : escaped.unicodeScalars.count
             builder.textRuns.append(
-                SpeechSegment.TextRun(
-                    markupOffset: builder.body.scalars, markupLength: escaped.unicodeScalars.count,
-                    textOffset: offset + position - run.unicodeScalars.count, textLength: run.unicodeScalars.count))
+                SpeechSegment.TextRun(markupOffset: builder.body.scalars, markupLength: length, textOffset: position))
             builder.body += escaped
-            run = ""
+            position += piece.unicodeScalars.count
         }
         for character in text {
-            if Self.isCapital(character) {
-                flush(&self)
-                body += "</say-as>\(raisedOpening)\(sayAs)\(SSMLText.escape(String(character)))</say-as></prosody>\(sayAs)"
-            } else {
+            guard Self.isCapital(character) else {
                 run.append(character)
+                continue
             }
-            position += character.unicodeScalars.count
+            addText(run, &self)
+            run = ""
+            body += "</say-as>\(raisedOpening)\(sayAs)"
+            addText(String(character), &self)
+            body += "</say-as></prosody>\(sayAs)"
         }
-        flush(&self)
+        addText(run, &self)
     }
 
     /// Text as the reader's words, each apart from the next, each mapped to the text it stands for.

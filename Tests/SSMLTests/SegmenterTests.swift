@@ -194,7 +194,7 @@ import Testing
         Segmenter(capitals: .icon("capital")).markupSegments(of: "Big") == [SpeechSegment(markup: "<speak>Big</speak>")])
 }
 
-@Test func `spelled capitals are raised by the capital pitch steps, alone or with their announcement`() {
+@Test func `spelled capitals are raised by the capital pitch steps, alone or with their announcement`() throws {
     var raising = Segmenter(spellsText: true)
     raising.capitalPitchSteps = 16
     let raised = "<prosody pitch=\"+16\">"
@@ -225,6 +225,16 @@ import Testing
             SpeechSegment(
                 markup: "<speak>\(sayAs)x</say-as>\(raised)\(sayAs)Y</say-as></prosody>\(sayAs)</say-as> Zoo</speak>")
         ])
+    // Each piece still points at its own text ("abCd&e": C at 2), for word positions.
+    let segment = try #require(markup.segments(of: "<speak>\(sayAs)abCd&amp;e</say-as></speak>").first)
+    let markupScalars = Array((segment.markup ?? "").unicodeScalars)
+    let pieces = segment.textRuns.map { run in
+        (
+            String(String.UnicodeScalarView(markupScalars[run.markupOffset..<(run.markupOffset + run.markupLength)])),
+            run.textOffset
+        )
+    }
+    #expect(pieces.map(\.0) == ["ab", "C", "d&amp;e"] && pieces.map(\.1) == [0, 2, 3], "\(pieces)")
 }
 
 /// Found by the SSML fuzzer: `<` or `&` followed by a combining mark is one Character that equals
