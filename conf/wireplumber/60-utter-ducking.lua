@@ -17,8 +17,8 @@
 -- streams WirePlumber's script fails on the first one, and then links no stream at all). While
 -- an Accessibility stream is linked, the Multimedia endpoint plays at duck.level (0.3).
 -- Side effects: streams of every other role (Communication, Notification...) count as
--- Multimedia and duck too; Utter's stream stays linked while it is open, so music stays lowered
--- until AudioIdleSeconds (utter.conf, 5 s) after the last speech.
+-- Multimedia and duck too; Utter's stream ducks while it is open, silent or not (seen: from
+-- the module's start-up, and until AudioIdleSeconds, utter.conf, 5 s, after the last speech).
 
 default_policy.policy.roles = {
   ["Capture"] = {
