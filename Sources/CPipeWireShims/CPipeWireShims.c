@@ -157,9 +157,12 @@ int utter_pw_connect(struct utter_pw *pw, const char *remote, bool active) {
     if (pw->core == NULL) return -errno;
     pw_core_add_listener(pw->core, &pw->core_listener, &core_events, pw);
 
+    // What the stream is, for the session manager's role policy (ducking) and for mixers.
     struct pw_properties *properties = pw_properties_new(
         PW_KEY_MEDIA_TYPE, "Audio", PW_KEY_MEDIA_CATEGORY, "Playback", PW_KEY_MEDIA_ROLE, "Accessibility",
-        PW_KEY_APP_NAME, "utter", PW_KEY_NODE_NAME, "utter", NULL);
+        PW_KEY_MEDIA_NAME, "Speech", PW_KEY_APP_NAME, "Utter", PW_KEY_APP_ID, "org.utter.sd_utter",
+        PW_KEY_APP_ICON_NAME, "preferences-desktop-accessibility", PW_KEY_NODE_NAME, "utter",
+        PW_KEY_NODE_DESCRIPTION, "Utter speech", NULL);
     // The quantum we ask for; the graph may run a larger one, never a smaller one for our sake.
     pw_properties_setf(properties, PW_KEY_NODE_LATENCY, "%u/%u", pw->quantum, pw->rate);
     pw->stream = pw_stream_new(pw->core, "utter", properties);

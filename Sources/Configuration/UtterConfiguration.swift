@@ -44,6 +44,11 @@ public struct UtterConfiguration: Equatable, Sendable {
     private var hasOwnSoundIconFolders = false
     /// The sound before a spelled capital letter with `cap_let_recogn=icon`: a sound icon name or a path.
     public var capitalIcon = "capital"
+    /// How much higher a capital letter is spoken, in percent of the voice's pitch (0: not at all).
+    public var capitalPitchRise = 0
+    /// The rises `CapitalPitchRise` takes: below 5% espeak-ng has no step that small; above 80%
+    /// its pitch scale ends (a normal pitch doubled at most).
+    public static let capitalPitchRises = 5...80
     /// Folders of key name tables (`de.conf`…); empty: the standard data folders.
     public var keyNamesFolders: [String] = []
     /// speech-dispatcher's locale folder, whose dictionaries name symbols and emoji per language.
@@ -193,6 +198,12 @@ public struct UtterConfiguration: Equatable, Sendable {
         case "capitalicon":
             guard let value = single(), !value.isEmpty else { return expected("one sound icon name or file path") }
             capitalIcon = value
+        case "capitalpitchrise":
+            let range = Self.capitalPitchRises
+            guard let value = number(0...range.upperBound), value == 0 || range.contains(value) else {
+                return expected("0 (off) or a rise in percent from \(range.lowerBound) to \(range.upperBound)")
+            }
+            capitalPitchRise = value
         case "keynamesfolder":
             guard let value = single(), !value.isEmpty else { return expected("one folder path") }
             keyNamesFolders.append(value)

@@ -32,6 +32,9 @@ struct PulseStream: ~Copyable {
         var underflow = false
     }
 
+    /// The freedesktop icon mixers show for Utter's stream.
+    static let iconName = "preferences-desktop-accessibility"
+
     /// Connects to `server` (nil: the session's, as libpulse finds it) and sets up a playback
     /// stream of 16-bit mono at `sampleRate`, buffering `bufferFrames` frames and asking for more a
     /// period at a time; gives up at `deadline` (MonotonicClock ns).
@@ -44,7 +47,7 @@ struct PulseStream: ~Copyable {
         let properties = pa_proplist_new()
         pa_proplist_sets(properties, PA_PROP_APPLICATION_NAME, "Utter")
         pa_proplist_sets(properties, PA_PROP_APPLICATION_ID, "org.utter.sd_utter")
-        pa_proplist_sets(properties, PA_PROP_MEDIA_ROLE, "a11y")
+        pa_proplist_sets(properties, PA_PROP_APPLICATION_ICON_NAME, Self.iconName)
         defer { pa_proplist_free(properties) }
         guard let context = pa_context_new_with_proplist(api, "Utter", properties) else {
             pa_mainloop_free(mainloop)
@@ -73,7 +76,13 @@ struct PulseStream: ~Copyable {
         }
 
         var spec = pa_sample_spec(format: PA_SAMPLE_S16LE, rate: UInt32(sampleRate), channels: 1)
-        guard let stream = pa_stream_new(context, "speech", &spec, nil) else {
+        // The role on the stream itself, which role policies (module-role-ducking, -cork) read.
+        let streamProperties = pa_proplist_new()
+        pa_proplist_sets(streamProperties, PA_PROP_MEDIA_ROLE, "a11y")
+        pa_proplist_sets(streamProperties, PA_PROP_MEDIA_NAME, "Speech")
+        pa_proplist_sets(streamProperties, PA_PROP_APPLICATION_ICON_NAME, Self.iconName)
+        defer { pa_proplist_free(streamProperties) }
+        guard let stream = pa_stream_new_with_proplist(context, "Speech", &spec, nil, streamProperties) else {
             let reason = String(cString: pa_strerror(pa_context_errno(context)))
             cleanup.close()
             throw StreamError("\(where_) refused a \(sampleRate) Hz mono stream (\(reason))")

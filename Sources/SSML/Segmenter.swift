@@ -21,6 +21,9 @@ public struct Segmenter: Sendable {
     /// When true, every text is spelled letter by letter (`spelling_mode=on`).
     public var spellsText: Bool
     public var capitals: Capitals
+    /// How much higher a spelled capital letter is spoken, in the engine's pitch steps (0: not
+    /// raised): `<prosody pitch="+N">`, as libespeak-ng ignores its capitals setting in spelling.
+    public var capitalPitchSteps = 0
     /// Voice names clients may write in `<voice name>`, lowercased, with the engine's name for each.
     public var engineVoiceNames: [String: String]
     /// How text in other scripts and in other languages (`xml:lang`) goes to other voices; nil:
@@ -321,11 +324,58 @@ private struct Builder {
             addRead(text, at: offset, language: Self.primary(readAs))
             return
         }
+        if options.capitalPitchSteps > 0, let sayAs = openCharactersSayAs, text.contains(where: Self.isCapital) {
+            addRaisingCapitals(text, at: offset, inside: sayAs)
+            return
+        }
         let escaped = SSMLText.escape(text)
         let length =
             escaped.utf8.count == text.utf8.count ? text.unicodeScalars.count : escaped.unicodeScalars.count
         textRuns.append(SpeechSegment.TextRun(markupOffset: body.scalars, markupLength: length, textOffset: offset))
         body += escaped
+    }
+
+    /// The opening tag of the `<say-as interpret-as="characters">` the text is directly in, if it is.
+    var openCharactersSayAs: String? {
+        guard let element = open.last, localName(element.name) == "say-as", let tag = element.openingTag,
+            tag.contains("interpret-as=\"characters\"")
+        else { return nil }
+        return tag
+    }
+
+    static func isCapital(_ character: Character) -> Bool { character.isUppercase && character.isLetter }
+
+    /// The `<prosody>` that raises a capital letter.
+    var raisedOpening: String { "<prosody pitch=\"+\(options.capitalPitchSteps)\">" }
+
+    /// Spelled text from the client's `say-as characters`: each capital in a raised `say-as` of
+    /// its own, the element closed around it and opened again after; every piece keeps its place
+    /// in the message's text.
+    mutating func addRaisingCapitals(_ text: String, at offset: Int, inside sayAs: String) {
+        var position = offset
+        var run = ""
+        func addText(_ piece: String, _ builder: inout Builder) {
+            guard !piece.isEmpty else { return }
+            let escaped = SSMLText.escape(piece)
+            let length =
+                escaped.utf8.count == piece.utf8.count ? piece.unicodeScalars.count : escaped.unicodeScalars.count
+            builder.textRuns.append(
+                SpeechSegment.TextRun(markupOffset: builder.body.scalars, markupLength: length, textOffset: position))
+            builder.body += escaped
+            position += piece.unicodeScalars.count
+        }
+        for character in text {
+            guard Self.isCapital(character) else {
+                run.append(character)
+                continue
+            }
+            addText(run, &self)
+            run = ""
+            body += "</say-as>\(raisedOpening)\(sayAs)"
+            addText(String(character), &self)
+            body += "</say-as></prosody>\(sayAs)"
+        }
+        addText(run, &self)
     }
 
     /// Text as the reader's words, each apart from the next, each mapped to the text it stands for.
@@ -376,10 +426,11 @@ private struct Builder {
     /// Spelled text: letter by letter, capitals announced as `options.capitals` says. libespeak-ng
     /// ignores its capitals setting inside `say-as characters`, but names a capital in `tts:char`.
     mutating func addSpelled(_ text: String) {
-        guard options.capitals != .none else {
+        guard options.capitals != .none || options.capitalPitchSteps > 0 else {
             body += "<say-as interpret-as=\"characters\">\(SSMLText.escape(text))</say-as>"
             return
         }
+        let raised = options.capitalPitchSteps > 0
         var run = ""
         func flush(_ builder: inout Builder) {
             if run.contains(where: { !$0.isWhitespace }) {
@@ -391,24 +442,30 @@ private struct Builder {
             run = ""
         }
         for character in text {
-            guard character.isUppercase && character.isLetter else {
+            guard Self.isCapital(character) else {
                 run.append(character)
                 continue
             }
             flush(&self)
+            let letter = SSMLText.escape(String(character))
             switch options.capitals {
             case .spell:
-                body += "<say-as interpret-as=\"tts:char\">\(SSMLText.escape(String(character)))</say-as>"
+                body += raised ? raisedOpening : ""
+                body += "<say-as interpret-as=\"tts:char\">\(letter)</say-as>"
+                body += raised ? "</prosody>" : ""
             case .icon(let source):
                 if sound == nil {
                     startSound(source)
                     closeSegment()
                 }
-                // The capital starts the next run, so the letters are spelled as without icons.
-                run.append(character)
-                continue
+                guard raised else {
+                    // The capital starts the next run, so the letters are spelled as without icons.
+                    run.append(character)
+                    continue
+                }
+                body += "\(raisedOpening)<say-as interpret-as=\"characters\">\(letter)</say-as></prosody>"
             case .none:
-                break
+                body += "\(raisedOpening)<say-as interpret-as=\"characters\">\(letter)</say-as></prosody>"
             }
             hasSpeech = true
         }

@@ -68,6 +68,8 @@ package struct JobFactory: Sendable {
         if kind == .character {
             // A lone character read with every punctuation name gives its name ("comma", "euros").
             parameters.punctuation = .all
+            // A lone capital is raised in its markup, for every voice kind's engine text alike.
+            if case .pitch = parameters.capitals { parameters.capitals = .none }
         }
         let capitals: Segmenter.Capitals =
             switch settings.capitalLetters {
@@ -76,7 +78,9 @@ package struct JobFactory: Sendable {
             case .icon: .icon(configuration.capitalIcon)
             }
         let language = messageLanguage(voice: voice, settings: settings)
-        var markup = ssml(for: kind, text: text, language: language, capitals: capitals)
+        let capitalPitchSteps = EngineParameters.pitchSteps(risingBy: configuration.capitalPitchRise)
+        var markup = ssml(
+            for: kind, text: text, language: language, capitals: capitals, capitalPitchSteps: capitalPitchSteps)
         let spells = settings.spelling && kind == .speak
         // CHAR and KEY too: a clip may say a letter or a key's name, and without a fallback
         // nothing else may be heard. Spelled text is read letter by letter, never as phrases.
@@ -98,6 +102,7 @@ package struct JobFactory: Sendable {
                 languageSwitching: languageSwitching(voice: voice, language: language)),
             soundFiles: kind == .soundIcon ? soundIconFiles(named: text) : [],
             soundFolders: configuration.soundIconFolders)
+        job.segmenter.capitalPitchSteps = capitalPitchSteps
         job.languageVoices = languageVoices
         job.neural = neural
         // espeak-ng takes the words a minute itself; clips and neural voices are paced by the same scale.
@@ -177,19 +182,23 @@ package struct JobFactory: Sendable {
         case .most: parameters.punctuation = .some(configuration.somePunctuation + "()[]{}<>\"'/\\|;:-")
         case .all: parameters.punctuation = .all
         }
+        // Words starting with a capital are raised by the engine, unless it announces them ("capital").
+        let steps = EngineParameters.pitchSteps(risingBy: configuration.capitalPitchRise)
         switch settings.capitalLetters {
-        case .none: parameters.capitals = .none
+        case .none: parameters.capitals = steps > 0 ? .pitch(steps: steps) : .none
         case .spell: parameters.capitals = .spell
         // Utter plays the icon itself: libespeak-ng's own (option 1) is a silent gap without its data.
-        case .icon: parameters.capitals = .none
+        case .icon: parameters.capitals = steps > 0 ? .pitch(steps: steps) : .none
         }
         return parameters
     }
 
     /// SSML for a message: SPEAK data is SSML already; CHAR and KEY data are raw strings, named
-    /// in `language`.
-    package func ssml(for kind: MessageKind, text: String, language: LanguageTag, capitals: Segmenter.Capitals) -> String
-    {
+    /// in `language`. A capital letter sent alone is raised by `capitalPitchSteps` (engine steps).
+    package func ssml(
+        for kind: MessageKind, text: String, language: LanguageTag, capitals: Segmenter.Capitals,
+        capitalPitchSteps: Int = 0
+    ) -> String {
         switch kind {
         case .speak:
             return text
@@ -201,13 +210,17 @@ package struct JobFactory: Sendable {
                 return "<speak>\(keyPartMarkup("space", language))</speak>"
             }
             if let name = symbolName(character, language) { return "<speak>\(SSMLText.escape(name))</speak>" }
-            if case .icon(let source) = capitals, character.count == 1, character.first!.isUppercase {
-                return
-                    "<speak><audio src=\"\(SSMLText.escape(source, quotes: true))\"/>\(SSMLText.escape(character))</speak>"
+            let isCapital = character.count == 1 && character.first!.isUppercase && character.first!.isLetter
+            let letter =
+                isCapital && capitalPitchSteps > 0
+                ? "<prosody pitch=\"+\(capitalPitchSteps)\">\(SSMLText.escape(character))</prosody>"
+                : SSMLText.escape(character)
+            if case .icon(let source) = capitals, isCapital {
+                return "<speak><audio src=\"\(SSMLText.escape(source, quotes: true))\"/>\(letter)</speak>"
             }
             // espeak-ng names a lone letter, digit or symbol in the voice's language by itself;
             // its say-as "characters" says symbols and emoji twice ("euros euros") in 1.51.
-            return "<speak>\(SSMLText.escape(character))</speak>"
+            return "<speak>\(letter)</speak>"
         case .key:
             return "<speak>\(keyMarkup(text, language: language))</speak>"
         case .soundIcon:

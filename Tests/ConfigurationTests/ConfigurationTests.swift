@@ -167,3 +167,20 @@ func readWholeFile(_ path: String) -> String? {
             ])
     }
 }
+
+@Test func `capital pitch rise is off by default, read in percent, and bad values are reported`() {
+    #expect(UtterConfiguration().capitalPitchRise == 0)
+    let (configuration, issues) = UtterConfiguration.parse(
+        """
+        CapitalPitchRise 20
+        CapitalPitchRise 3
+        CapitalPitchRise 81
+        CapitalPitchRise high
+        CapitalPitchRise -5
+        """)
+    #expect(configuration.capitalPitchRise == 20)
+    #expect(issues.map(\.lineNumber) == [2, 3, 4, 5])
+    #expect(issues.first?.message == #"CapitalPitchRise needs 0 (off) or a rise in percent from 5 to 80, got "3""#)
+    #expect(UtterConfiguration.parse("CapitalPitchRise 0\nCapitalPitchRise 80").configuration.capitalPitchRise == 80)
+    #expect(UtterConfiguration.parse("CapitalPitchRise 5").configuration.capitalPitchRise == 5)
+}

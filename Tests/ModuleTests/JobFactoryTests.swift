@@ -72,6 +72,26 @@ private let factory = JobFactory(
     #expect(factory.parameters(for: settings).punctuation == .some(UtterConfiguration().somePunctuation))
 }
 
+@Test func `a capital pitch rise raises words in the engine and a lone capital in its markup`() throws {
+    var raising = factory
+    raising.configuration.capitalPitchRise = 20
+    #expect(EngineParameters.pitchSteps(risingBy: 20) == 16 && EngineParameters.pitchSteps(risingBy: 0) == 0)
+    #expect(EngineParameters.pitchSteps(risingBy: 5) == 4 && EngineParameters.pitchSteps(risingBy: 80) == 50)
+    var settings = SpeechSettings()
+    #expect(raising.parameters(for: settings).capitals == .pitch(steps: 16))
+    #expect(factory.parameters(for: settings).capitals == EngineParameters.Capitals.none)
+    let character = try #require(raising.job(id: 1, kind: .character, text: "A", settings: settings))
+    #expect(character.job.ssml == "<speak><prosody pitch=\"+16\">A</prosody></speak>")
+    #expect(character.job.parameters.capitals == EngineParameters.Capitals.none, "raised once, not twice")
+    #expect(raising.job(id: 2, kind: .character, text: "a", settings: settings)?.job.ssml == "<speak>a</speak>")
+    #expect(raising.job(id: 3, kind: .speak, text: "Ab", settings: settings)?.job.segmenter.capitalPitchSteps == 16)
+    settings.capitalLetters = .spell
+    #expect(raising.parameters(for: settings).capitals == .spell, "words are still announced as capitals")
+    settings.capitalLetters = .icon
+    let icon = try #require(raising.job(id: 4, kind: .character, text: "A", settings: settings))
+    #expect(icon.job.ssml == "<speak><audio src=\"capital\"/><prosody pitch=\"+16\">A</prosody></speak>")
+}
+
 @Test func `a CHAR is read with every punctuation name`() throws {
     let job = try #require(factory.job(id: 1, kind: .character, text: ",", settings: SpeechSettings()))
     #expect(job.job.parameters.punctuation == .all)

@@ -19,6 +19,8 @@ enum SoundServerKind: String, CaseIterable, CustomTestStringConvertible, Sendabl
 final class PrivateSoundServer {
     let kind: SoundServerKind
     let runtime: String
+    /// More PulseAudio modules loaded at start (`module-role-ducking …`), PulseAudio only.
+    let modules: [String]
     private var daemons: [pid_t] = []
     private var bus: pid_t = 0
 
@@ -30,9 +32,10 @@ final class PrivateSoundServer {
         }
     }
 
-    init(runtime: String, kind: SoundServerKind = .pulseAudio) throws {
+    init(runtime: String, kind: SoundServerKind = .pulseAudio, modules: [String] = []) throws {
         self.kind = kind
         self.runtime = runtime
+        self.modules = modules
         mkdir(runtime, 0o700)
         if kind == .pipeWire {
             mkdir(runtime + "/config", 0o700)
@@ -87,7 +90,7 @@ final class PrivateSoundServer {
                         "/usr/bin/pulseaudio", "-n", "--daemonize=no", "--exit-idle-time=-1", "--use-pid-file=no",
                         "-L", "module-null-sink sink_name=utter_null rate=22050 channels=1",
                         "-L", "module-native-protocol-unix auth-anonymous=1 socket=\(socket)",
-                    ], log: "pulse.log")
+                    ] + modules.flatMap { ["-L", $0] }, log: "pulse.log")
             ]
             try waitFor(socket, what: "pulseaudio")
         case .pipeWire:

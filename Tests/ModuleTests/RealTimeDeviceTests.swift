@@ -12,10 +12,10 @@ final class MonitorRecording {
     let path: String
     private var pid: pid_t = 0
 
-    init(pulse: PrivateSoundServer, path: String) throws {
+    init(pulse: PrivateSoundServer, path: String, source: String = "utter_null.monitor") throws {
         self.path = path
         let arguments = [
-            "/usr/bin/parec", "-d", "utter_null.monitor", "--format=s16le", "--rate=22050", "--channels=1",
+            "/usr/bin/parec", "-d", source, "--format=s16le", "--rate=22050", "--channels=1",
             "--latency-msec=5",
         ]
         let environment = pulse.environment + ["PULSE_SERVER=unix:\(pulse.socket)"]

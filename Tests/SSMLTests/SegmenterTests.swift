@@ -194,6 +194,49 @@ import Testing
         Segmenter(capitals: .icon("capital")).markupSegments(of: "Big") == [SpeechSegment(markup: "<speak>Big</speak>")])
 }
 
+@Test func `spelled capitals are raised by the capital pitch steps, alone or with their announcement`() throws {
+    var raising = Segmenter(spellsText: true)
+    raising.capitalPitchSteps = 16
+    let raised = "<prosody pitch=\"+16\">"
+    #expect(
+        raising.markupSegments(of: "<speak>aB</speak>") == [
+            SpeechSegment(
+                markup: "<speak><say-as interpret-as=\"characters\">a</say-as>\(raised)"
+                    + "<say-as interpret-as=\"characters\">B</say-as></prosody></speak>")
+        ])
+    raising.capitals = .spell
+    #expect(
+        raising.markupSegments(of: "B") == [
+            SpeechSegment(markup: "<speak>\(raised)<say-as interpret-as=\"tts:char\">B</say-as></prosody></speak>")
+        ])
+    raising.capitals = .icon("capital")
+    #expect(
+        raising.markupSegments(of: "B") == [
+            SpeechSegment(sound: "capital"),
+            SpeechSegment(
+                markup: "<speak>\(raised)<say-as interpret-as=\"characters\">B</say-as></prosody></speak>"),
+        ])
+    // The client's own spelling: the capital leaves the element and comes back raised in its own.
+    var markup = Segmenter()
+    markup.capitalPitchSteps = 16
+    let sayAs = "<say-as interpret-as=\"characters\">"
+    #expect(
+        markup.markupSegments(of: "<speak>\(sayAs)xY</say-as> Zoo</speak>") == [
+            SpeechSegment(
+                markup: "<speak>\(sayAs)x</say-as>\(raised)\(sayAs)Y</say-as></prosody>\(sayAs)</say-as> Zoo</speak>")
+        ])
+    // Each piece still points at its own text ("abCd&e": C at 2), for word positions.
+    let segment = try #require(markup.segments(of: "<speak>\(sayAs)abCd&amp;e</say-as></speak>").first)
+    let markupScalars = Array((segment.markup ?? "").unicodeScalars)
+    let pieces = segment.textRuns.map { run in
+        (
+            String(String.UnicodeScalarView(markupScalars[run.markupOffset..<(run.markupOffset + run.markupLength)])),
+            run.textOffset
+        )
+    }
+    #expect(pieces.map(\.0) == ["ab", "C", "d&amp;e"] && pieces.map(\.1) == [0, 2, 3], "\(pieces)")
+}
+
 /// Found by the SSML fuzzer: `<` or `&` followed by a combining mark is one Character that equals
 /// neither, so escaping by Character let it through and the engine markup lost a mark.
 @Test func `a less-than or ampersand followed by a combining mark is still escaped`() {
