@@ -221,9 +221,13 @@ public final class NeuralModelStore: Sendable {
                 let idle = UInt64(settings.idleSeconds) * 1_000_000_000
                 return .sleep(until: state.loaded.filter { !$0.inUse }.map { $0.lastUsed + idle }.min())
             }
-            for model in released { logRelease(model, why: why) }
-            // Freed here, outside the lock and before any new model is loaded.
-            released.removeAll()
+            if !released.isEmpty {
+                // Freed here, outside the lock and before any new model is loaded; logged once gone.
+                let gone = released.map { (voice: $0.voice, inUse: $0.inUse) }
+                released.removeAll()
+                Heap.returnFreeMemory()
+                for model in gone { logRelease(model.voice, inUse: model.inUse, why: why) }
+            }
             switch next {
             case .stop:
                 return
@@ -237,10 +241,8 @@ public final class NeuralModelStore: Sendable {
         }
     }
 
-    private func logRelease(_ loaded: Loaded, why: String) {
-        logger.info(
-            "neural voice model \(Self.name(loaded.voice)) released: \(why)\(loaded.inUse ? " (freed when its message ends)" : "")"
-        )
+    private func logRelease(_ voice: NeuralVoice, inUse: Bool, why: String) {
+        logger.info("neural voice model \(Self.name(voice)) released: \(why)\(inUse ? " (freed when its message ends)" : "")")
     }
 
     private func load(_ voice: NeuralVoice, runtimes: inout [String: OnnxRuntime]) {
