@@ -85,7 +85,9 @@ public final class NeuralModelStore: Sendable {
             }
             state.queue.append(voice)
             // A listener moving through a voice menu asks for many: only the latest are loaded.
-            if state.queue.count > settings.loadedLimit { state.queue.removeFirst(state.queue.count - settings.loadedLimit) }
+            if state.queue.count > settings.loadedLimit {
+                state.queue.removeFirst(state.queue.count - settings.loadedLimit)
+            }
             defer { state.isStarted = true }
             return !state.isStarted
         }
@@ -103,8 +105,7 @@ public final class NeuralModelStore: Sendable {
 
     /// `voice`'s model for the synth thread, marked in use until ``putDown(_:)``: loaded (or
     /// asked for) if need be and waited for until `readyWait` passes or `isCancelled()`.
-    func take(_ voice: NeuralVoice, isCancelled: () -> Bool) -> Result<(PiperModel, OnnxRunControl), NeuralVoiceError>
-    {
+    func take(_ voice: NeuralVoice, isCancelled: () -> Bool) -> Result<(PiperModel, OnnxRunControl), NeuralVoiceError> {
         let asked = MonotonicClock.now
         let deadline = settings.readyWait > UInt64.max - asked ? UInt64.max : asked + settings.readyWait
         var requested = false
@@ -123,7 +124,8 @@ public final class NeuralModelStore: Sendable {
                     state.loaded[index].lastUsed = MonotonicClock.now
                     return .ready(state.loaded[index].model, state.loaded[index].control)
                 }
-                if let failure = state.failures.first(where: { $0.voice.model == voice.model }), failure.stamp == stamp {
+                if let failure = state.failures.first(where: { $0.voice.model == voice.model }), failure.stamp == stamp
+                {
                     return .failed(failure.error)
                 }
                 return state.loading == voice || state.queue.contains(voice) ? .waiting : .absent
@@ -242,7 +244,8 @@ public final class NeuralModelStore: Sendable {
     }
 
     private func logRelease(_ voice: NeuralVoice, inUse: Bool, why: String) {
-        logger.info("neural voice model \(Self.name(voice)) released: \(why)\(inUse ? " (freed when its message ends)" : "")")
+        logger.info(
+            "neural voice model \(Self.name(voice)) released: \(why)\(inUse ? " (freed when its message ends)" : "")")
     }
 
     private func load(_ voice: NeuralVoice, runtimes: inout [String: OnnxRuntime]) {

@@ -55,7 +55,8 @@ func joeRig(_ rig: borrowing CaptureRig, settings: String = "") throws -> String
 /// joe voice's JSON, installed as voice `name` in `voices`.
 private func installTinyVoice(_ name: String, in voices: String, megabytes: Int) throws {
     let joe = try joeVoiceFiles()
-    let script = "\(#filePath)".split(separator: "/").dropLast(2).joined(separator: "/") + "/NeuralTests/make_tiny_piper.py"
+    let script =
+        "\(#filePath)".split(separator: "/").dropLast(2).joined(separator: "/") + "/NeuralTests/make_tiny_piper.py"
     mkdir(voices + "/" + name, 0o755)
     let model = "\(voices)/\(name)/\(name).onnx"
     let made = ChildProcess.run(["/usr/bin/python3", "-s", "/" + script, model, "--padding", "\(megabytes)"])
@@ -137,7 +138,8 @@ private func occurrences(of text: String, in log: String) -> Int {
     @Test func `the joe voice's model loads when chosen, one at a time, and is released when unused`() throws {
         let rig = CaptureRig()
         let configuration = try joeRig(rig)
-        writeFile(configuration, (String(decoding: readFile(configuration) ?? [], as: UTF8.self)) + "NeuralIdleSeconds 3\n")
+        writeFile(
+            configuration, (String(decoding: readFile(configuration) ?? [], as: UTF8.self)) + "NeuralIdleSeconds 3\n")
         try installTinyVoice("tiny", in: rig.folder + "/.local/share/utter/voices", megabytes: 0)
         let module = try startModule(rig, configurationPath: configuration, environment: try onnxRuntimeEnvironment())
         let before = residentKilobytes(module.pid)
@@ -151,7 +153,8 @@ private func occurrences(of text: String, in log: String) -> Int {
         #expect(!rig.log.contains("neural voice unavailable"), "\(rig.log)")
         let spoken = residentKilobytes(module.pid)
         // Unused for NeuralIdleSeconds: released, and the memory with it.
-        #expect(logShows(rig.logPath, "en_US-joe-medium.onnx released: unused for 3 s (NeuralIdleSeconds)"), "\(rig.log)")
+        #expect(
+            logShows(rig.logPath, "en_US-joe-medium.onnx released: unused for 3 s (NeuralIdleSeconds)"), "\(rig.log)")
         let released = residentKilobytes(module.pid)
         // Chosen again, then another voice chosen: NeuralVoicesLoaded 1 lets one stay.
         module.send(settingsBlock(synthesisVoice: "joe"))
@@ -164,7 +167,9 @@ private func occurrences(of text: String, in log: String) -> Int {
         let swapped = residentKilobytes(module.pid)
         module.send("QUIT\n")
         _ = module.expect("210 OK QUIT\n")
-        print("sd_utter RSS: \(before) KiB at start, \(loaded) with joe loaded, \(spoken) after speaking with it, \(released) after its idle release, \(swapped) with the tiny model in its place")
+        print(
+            "sd_utter RSS: \(before) KiB at start, \(loaded) with joe loaded, \(spoken) after speaking with it, \(released) after its idle release, \(swapped) with the tiny model in its place"
+        )
         #expect(loaded - before > 60_000, "the joe model takes memory: \(before) → \(loaded) KiB")
         #expect(spoken - released > 60_000, "released, its memory goes: \(spoken) → \(released) KiB")
         #expect(spoken - swapped > 60_000, "replaced, its memory goes: \(spoken) → \(swapped) KiB")
@@ -243,7 +248,9 @@ private func occurrences(of text: String, in log: String) -> Int {
             missing.standardOutput.contains(
                 "PROBLEM neural voices: joe installed, but not offered: ONNX Runtime not found ("),
             "\(missing.standardOutput)")
-        #expect(missing.standardOutput.contains("  fix: python3 -m pip install --user --break-system-packages --no-deps onnxruntime"))
+        #expect(
+            missing.standardOutput.contains(
+                "  fix: python3 -m pip install --user --break-system-packages --no-deps onnxruntime"))
         let found = ChildProcess.run([utter, "status"], environment: base + (try onnxRuntimeEnvironment()))
         #expect(found.standardOutput.contains("ok neural voices: joe on ONNX Runtime "), "\(found.standardOutput)")
     }

@@ -1,5 +1,5 @@
-import Glibc
 import AudioSinks
+import Glibc
 import Playback
 import Speech
 import System
@@ -18,7 +18,8 @@ func eventually(within seconds: Double = 60, _ condition: () -> Bool) -> Bool {
 }
 
 extension NeuralSynthesisTests {
-    @Test func `a message asked for while its model loads is spoken by espeak-ng, the next by the model`() async throws {
+    @Test func `a message asked for while its model loads is spoken by espeak-ng, the next by the model`() async throws
+    {
         // 300 MB of weights: over a second to load here, far beyond the wait this rig allows.
         let large = try TinyVoice(["--padding", "300"])
         let expected = try await Expected.of(Self.ssml)
