@@ -1,5 +1,6 @@
 // pthread_setname_np needs _GNU_SOURCE, which a header imported by Swift cannot rely on.
 #define _GNU_SOURCE
+#include <malloc.h>
 #include <poll.h>
 #include <pthread.h>
 #include <time.h>
@@ -96,3 +97,5 @@ int CUtterShims_setReceiveTimeout(int fd, int milliseconds) {
     struct timeval timeout = {.tv_sec = milliseconds / 1000, .tv_usec = (milliseconds % 1000) * 1000};
     return setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, sizeof timeout);
 }
+
+int CUtterShims_trimHeap(void) { return malloc_trim(0); }

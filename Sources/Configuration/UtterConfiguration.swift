@@ -65,6 +65,10 @@ public struct UtterConfiguration: Equatable, Sendable {
     public var onnxRuntimeLibrary: String?
     /// Threads one neural inference uses (`NeuralThreads`); nil: the cores, at most 4.
     public var neuralThreads: Int?
+    /// Neural models kept in memory at once (`NeuralVoicesLoaded`): a Piper model takes about 200 MB.
+    public var neuralVoicesLoaded = 1
+    /// Seconds a loaded neural model may go unused before it is released (`NeuralIdleSeconds`); 0 never.
+    public var neuralIdleSeconds = 600
     /// The MeCab dictionary folder Japanese is read with; nil: the first known one installed.
     public var japaneseDictionary: String?
 
@@ -135,6 +139,12 @@ public struct UtterConfiguration: Equatable, Sendable {
         case "neuralthreads":
             guard let value = number(1...64) else { return expected("a number of threads from 1 to 64") }
             neuralThreads = value
+        case "neuralvoicesloaded":
+            guard let value = number(1...16) else { return expected("a number of models from 1 to 16") }
+            neuralVoicesLoaded = value
+        case "neuralidleseconds":
+            guard let value = number(0...86400) else { return expected("a number of seconds from 0 to 86400") }
+            neuralIdleSeconds = value
         case "latinlanguage":
             guard let value = single(), LanguageCode.isTag(value) else { return expected("one language tag (en)") }
             latinLanguage = value

@@ -80,47 +80,29 @@ package struct NeuralVoiceError: Error, CustomStringConvertible {
     init(_ description: String) { self.description = description }
 }
 
-/// The neural models the synth thread has loaded: one at a time (a Piper model takes about
-/// 200 MB), loaded when a job first needs it.
+/// The synth thread's hold on the ``NeuralModelStore``: the model its current job speaks with.
 struct NeuralModels {
-    private var runtimes: [String: OnnxRuntime] = [:]
-    private var loaded: PiperModel?
-    private var control: OnnxRunControl?
-    /// Models that failed, with why: not tried again until their files change.
-    private var failures: [String: (stamp: [ChangeStamp?], error: NeuralVoiceError)] = [:]
+    let store: NeuralModelStore
+    /// Whether the job asking is cancelled (a STOP ends the wait for a model).
+    var isCancelled: () -> Bool = { false }
+    private var held: NeuralVoice?
 
+    init(store: NeuralModelStore) {
+        self.store = store
+    }
+
+    /// `voice`'s model, waited for at most the store's `readyWait`.
     mutating func model(for voice: NeuralVoice) -> Result<(PiperModel, OnnxRunControl), NeuralVoiceError> {
-        if let loaded, loaded.voice == voice, let control { return .success((loaded, control)) }
-        let stamp = [FileSystem.changeStamp(of: voice.model), FileSystem.changeStamp(of: voice.config)]
-        if let failure = failures[voice.model], failure.stamp == stamp { return .failure(failure.error) }
-        do throws(NeuralVoiceError) {
-            let runtime: OnnxRuntime
-            if let known = runtimes[voice.runtimeLibrary] {
-                runtime = known
-            } else {
-                switch OnnxRuntime.load(path: voice.runtimeLibrary) {
-                case .success(let opened): runtime = opened
-                case .failure(let error): throw NeuralVoiceError("\(error)")
-                }
-                runtimes[voice.runtimeLibrary] = runtime
-            }
-            loaded = nil  // the old model goes before the new one comes
-            control = nil
-            let model = try PiperModel(voice: voice, runtime: runtime)
-            let newControl: OnnxRunControl
-            do {
-                newControl = try OnnxRunControl(runtime: runtime)
-            } catch {
-                throw NeuralVoiceError("\(error)")
-            }
-            loaded = model
-            control = newControl
-            failures[voice.model] = nil
-            return .success((model, newControl))
-        } catch {
-            failures[voice.model] = (stamp, error)
-            return .failure(error)
-        }
+        putDown()
+        let result = store.take(voice, isCancelled: isCancelled)
+        if case .success = result { held = voice }
+        return result
+    }
+
+    /// Ends the job's use of its model: its idle time starts.
+    mutating func putDown() {
+        if let held { store.putDown(held) }
+        held = nil
     }
 }
 

@@ -4,6 +4,7 @@ public import Playback
 import SSML
 import SoundFiles
 import Synchronization
+public import Voices
 public import System
 
 /// The synth thread: runs every espeak-ng call, writes samples into a ``AudioSinks/SampleSink``
@@ -24,6 +25,8 @@ public final class Synthesizer: Sendable {
     private let engineBox: EngineBox
     /// The neural inference under way, which a cancel ends.
     let neuralRun = NeuralRunSlot()
+    /// The neural models, loaded off this thread.
+    public let neuralModels: NeuralModelStore
     private let japaneseDictionary: String?
     /// Segments longer than this are aborted when cancelled; shorter ones run to their end.
     static let abortableSegmentBytes = 4096
@@ -32,11 +35,12 @@ public final class Synthesizer: Sendable {
 
     /// Takes over `engine`: from `start()` on, only the synth thread uses it. Reports wake
     /// `controlWake`. Japanese is read with the MeCab dictionary in `japaneseDictionary` (nil:
-    /// the first known one installed).
+    /// the first known one installed). `neural` says how many neural models stay loaded.
     public init(
         engine: consuming EspeakEngine, sink: any SampleSink, controlWake: EventFD, logger: Logger,
-        japaneseDictionary: String? = nil
+        japaneseDictionary: String? = nil, neural: NeuralModelStore.Settings = .init()
     ) throws(Errno) {
+        self.neuralModels = try NeuralModelStore(settings: neural, logger: logger)
         self.engineBox = EngineBox(engine)
         self.japaneseDictionary = japaneseDictionary
         self.sink = sink
@@ -69,6 +73,12 @@ public final class Synthesizer: Sendable {
         wake.signal()
     }
 
+    /// Starts loading `voice`'s model in the background (a voice was chosen), so that the
+    /// messages it speaks need not wait for it.
+    public func prepare(_ voice: NeuralVoice) {
+        neuralModels.prepare(voice)
+    }
+
     /// Cancels `job` and every earlier one: their synthesis stops at the next chunk.
     public func cancel(through job: UInt64) {
         cancelledThrough.max(job, ordering: .releasing)
@@ -93,15 +103,18 @@ public final class Synthesizer: Sendable {
         cancelledThrough.store(.max, ordering: .releasing)
         neuralRun.cancel(through: .max)
         wake.signal()
-        guard let running = thread.withLock({ $0 }) else { return true }
-        return running.join(until: deadline)
+        // A model load cannot be interrupted; a process that exits meanwhile must not run its
+        // exit handlers under it.
+        let modelsStopped = neuralModels.shutdown(until: deadline)
+        guard let running = thread.withLock({ $0 }) else { return modelsStopped }
+        return running.join(until: deadline) && modelsStopped
     }
 
     private func run() {
         let engine = engineBox.engine
         var clips = ClipCache()
         let readers = TextReaders(logger: logger, japaneseDictionary: japaneseDictionary)
-        var neuralModels = NeuralModels()
+        var models = NeuralModels(store: neuralModels)
         while !isShuttingDown.load(ordering: .acquiring) {
             if isDevicePreparationRequested.exchange(false, ordering: .acquiringAndReleasing) {
                 do {
@@ -125,8 +138,10 @@ public final class Synthesizer: Sendable {
             guard !isCancelled(job.id) else { continue }
             let start = beginJob(job)
             if job.soundFiles.isEmpty, let voice = job.neural {
+                models.isCancelled = { self.isCancelled(job.id) }
                 let spoken = performNeural(
-                    job, voice: voice, from: start, engine: engine, models: &neuralModels, clips: &clips)
+                    job, voice: voice, from: start, engine: engine, models: &models, clips: &clips)
+                models.putDown()
                 if !spoken {
                     var plain = job
                     plain.neural = nil

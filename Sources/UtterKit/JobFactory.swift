@@ -37,15 +37,18 @@ package struct JobFactory: Sendable {
         self.languageVoices = languageVoices
     }
 
+    /// The voice `settings` choose, and why; nil when there is no voice at all.
+    package func voice(for settings: SpeechSettings) -> (voice: Voice, reason: VoiceCatalogue.Reason)? {
+        catalogue.select(
+            synthesisVoice: settings.synthesisVoice, language: settings.language,
+            defaultVoice: configuration.defaultVoice, defaultLanguage: configuration.defaultLanguage)
+    }
+
     /// The job for `kind` with `text`, or nil when there is no voice at all.
     package func job(
         id: UInt64, kind: MessageKind, text: String, settings: SpeechSettings
     ) -> (job: SynthesisJob, voice: Voice, reason: VoiceCatalogue.Reason)? {
-        guard
-            let (voice, reason) = catalogue.select(
-                synthesisVoice: settings.synthesisVoice, language: settings.language,
-                defaultVoice: configuration.defaultVoice, defaultLanguage: configuration.defaultLanguage)
-        else { return nil }
+        guard let (voice, reason) = voice(for: settings) else { return nil }
         let engineVoice: String
         let clips: ClipVoice?
         var neural: NeuralVoice?

@@ -64,7 +64,11 @@ public final class Speaker: Sendable {
 
         let pipeline: SpeechPipeline
         do {
-            pipeline = try SpeechPipeline(engine: engine, logger: logger) { wake, sampleRate in
+            // A file has no listener waiting: its speech waits for the model however long it loads.
+            var neural = NeuralModelStore.Settings(
+                loadedLimit: configuration.neuralVoicesLoaded, idleSeconds: configuration.neuralIdleSeconds)
+            if case .file = output { neural.readyWait = .max }
+            pipeline = try SpeechPipeline(engine: engine, logger: logger, neural: neural) { wake, sampleRate in
                 switch output {
                 case .device(let name, let alsaText):
                     let device = name ?? "default"

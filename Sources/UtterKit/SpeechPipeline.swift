@@ -28,7 +28,7 @@ package final class SpeechPipeline {
     /// pipeline's wake and the engine's sample rate.
     package init(
         engine: consuming EspeakEngine, logger: Logger, japaneseDictionary: String? = nil,
-        makeSink: (EventFD, Int) throws -> any SampleSink
+        neural: NeuralModelStore.Settings = .init(), makeSink: (EventFD, Int) throws -> any SampleSink
     ) throws {
         let wake = try EventFD()
         let sink = try makeSink(wake, engine.sampleRate)
@@ -37,7 +37,8 @@ package final class SpeechPipeline {
         self.logger = logger
         self.startNotice = sink.start()
         self.synthesizer = try Synthesizer(
-            engine: engine, sink: sink, controlWake: wake, logger: logger, japaneseDictionary: japaneseDictionary)
+            engine: engine, sink: sink, controlWake: wake, logger: logger, japaneseDictionary: japaneseDictionary,
+            neural: neural)
         try synthesizer.start()
     }
 

@@ -42,6 +42,10 @@ extension ModuleServer {
         case .set(let block):
             for problem in settings.apply(block) { logger.warning("\(problem)") }
             send(.settingsReceived)
+            if let name = settings.synthesisVoice, runtime?.factory.catalogue.voice(named: name) == nil {
+                refreshVoicesIfChanged()  // perhaps a voice installed since
+            }
+            prepareChosenVoice()
         case .message(let kind, let data):
             speak(kind, data)
         case .stop:

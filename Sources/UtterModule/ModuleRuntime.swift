@@ -65,6 +65,16 @@ extension ModuleServer {
             ])
         openHistory()
         if replying { send(.initialized(details: ["Utter: \(voices.count) voices ready."])) }
+        prepareChosenVoice()
+    }
+
+    /// Starts loading, in the background, the model of the neural voice the settings now choose
+    /// (after INIT, SET voice, SET language), so that its first message need not wait for it.
+    func prepareChosenVoice() {
+        guard let runtime, let (voice, _) = runtime.factory.voice(for: settings),
+            case .neural(let neural) = voice.kind
+        else { return }
+        runtime.pipeline.synthesizer.prepare(neural)
     }
 
     /// Starts the engine's pipeline playing through `backend` (resolved: not `.auto`), on the
@@ -75,7 +85,9 @@ extension ModuleServer {
         var audio: AudioOutput?
         let pipeline = try SpeechPipeline(
             engine: engine, logger: logSink.logger(label: "utter.synth"),
-            japaneseDictionary: configuration.japaneseDictionary
+            japaneseDictionary: configuration.japaneseDictionary,
+            neural: NeuralModelStore.Settings(
+                loadedLimit: configuration.neuralVoicesLoaded, idleSeconds: configuration.neuralIdleSeconds)
         ) { wake, sampleRate in
             switch backend {
             case .pulse:
@@ -141,6 +153,7 @@ extension ModuleServer {
         } else {
             logger.notice("audio backend: alsa, for the device speech-dispatcher names (AudioBackend auto)")
         }
+        prepareChosenVoice()  // the new pipeline has no model loaded
     }
 
     /// Stops the current pipeline and lets it go (with its engine: libespeak-ng keeps its state in

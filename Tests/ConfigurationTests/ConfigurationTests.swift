@@ -141,15 +141,23 @@ func readWholeFile(_ path: String) -> String? {
         NeuralThreads 2
         NeuralThreads 0
         OnnxRuntimeLibrary
+        NeuralVoicesLoaded 2
+        NeuralIdleSeconds 30
+        NeuralVoicesLoaded 0
+        NeuralIdleSeconds soon
         """)
     #expect(configuration.onnxRuntimeLibrary == "/opt/onnxruntime/lib/libonnxruntime.so.1.20.1")
     #expect(configuration.neuralThreads == 2)
+    #expect(configuration.neuralVoicesLoaded == 2)
+    #expect(configuration.neuralIdleSeconds == 30)
     #expect(
         issues.map(\.message) == [
             #"NeuralThreads needs a number of threads from 1 to 64, got "0""#,
             "OnnxRuntimeLibrary needs one library path, got ",
+            #"NeuralVoicesLoaded needs a number of models from 1 to 16, got "0""#,
+            #"NeuralIdleSeconds needs a number of seconds from 0 to 86400, got "soon""#,
         ])
-    #expect(issues.map(\.lineNumber) == [3, 4])
+    #expect(issues.map(\.lineNumber) == [3, 4, 7, 8])
 }
 
 @Test func `HistorySize reads 0 to 10000 and names a bad value`() {

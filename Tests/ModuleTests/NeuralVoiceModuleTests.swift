@@ -51,6 +51,36 @@ func joeRig(_ rig: borrowing CaptureRig, settings: String = "") throws -> String
     return rig.folder + "/utter.conf"
 }
 
+/// A Piper-shaped model of `megabytes` of weights (the neural tests' make_tiny_piper.py) with the
+/// joe voice's JSON, installed as voice `name` in `voices`.
+private func installTinyVoice(_ name: String, in voices: String, megabytes: Int) throws {
+    let joe = try joeVoiceFiles()
+    let script =
+        "\(#filePath)".split(separator: "/").dropLast(2).joined(separator: "/") + "/NeuralTests/make_tiny_piper.py"
+    mkdir(voices + "/" + name, 0o755)
+    let model = "\(voices)/\(name)/\(name).onnx"
+    let made = ChildProcess.run(["/usr/bin/python3", "-s", "/" + script, model, "--padding", "\(megabytes)"])
+    guard made.status == 0 else {
+        throw SpawnError(what: "make_tiny_piper.py (is python3-onnx installed?): \(made.standardError)", code: EIO)
+    }
+    symlink(joe.config, model + ".json")
+}
+
+/// Waits until `times` lines of the module's log hold `text`; false if they do not within `seconds`.
+private func logShows(_ logPath: String, _ text: String, times: Int = 1, within seconds: Double = 60) -> Bool {
+    func count() -> Int { occurrences(of: text, in: String(decoding: readFile(logPath) ?? [], as: UTF8.self)) }
+    let deadline = monotonicSeconds() + seconds
+    while monotonicSeconds() < deadline {
+        if count() >= times { return true }
+        usleep(20_000)
+    }
+    return count() >= times
+}
+
+private func occurrences(of text: String, in log: String) -> Int {
+    log.split(separator: "\n").filter { $0.contains(text) }.count
+}
+
 @Suite(.serialized) struct NeuralVoiceModuleTests {
     private var utter: String { String(modulePath().dropLast("sd_utter".count)) + "utter" }
 
@@ -61,6 +91,10 @@ func joeRig(_ rig: borrowing CaptureRig, settings: String = "") throws -> String
         module.send("LIST VOICES en-US\n")
         let list = try #require(module.expect("200 OK VOICE LIST SENT\n"))
         #expect(list.contains("200-joe\ten-US\tnone\n"), "\(list)")
+        // Chosen, the voice's model loads in the background; the messages after it are neural.
+        module.send(settingsBlock(synthesisVoice: "joe"))
+        _ = module.expect("203 OK SETTINGS RECEIVED\n")
+        #expect(logShows(rig.logPath, "en_US-joe-medium.onnx loaded in "), "\(rig.log)")
         speak(module, fourSentences, settings: settingsBlock(synthesisVoice: "joe"))
         let events = try #require(module.expect("702 END\n", within: 60))
         #expect(
@@ -74,6 +108,71 @@ func joeRig(_ rig: borrowing CaptureRig, settings: String = "") throws -> String
         #expect(samples.count > 22050 * 5, "\(samples.count) samples")
         #expect(rootMeanSquare(samples) > 1000)
         #expect(!rig.log.contains("neural voice unavailable"), "\(rig.log)")
+    }
+
+    @Test func `a message while the model loads is spoken at once by espeak-ng, the next by the model`() throws {
+        let rig = CaptureRig()
+        let configuration = try joeRig(rig)
+        // 600 MB of weights: seconds to load, beyond the second a message waits.
+        try installTinyVoice("slow", in: rig.folder + "/.local/share/utter/voices", megabytes: 600)
+        let module = try startModule(rig, configurationPath: configuration, environment: try onnxRuntimeEnvironment())
+        speak(module, "<speak>Hello there.</speak>", settings: settingsBlock(synthesisVoice: "slow"))
+        #expect(module.expect("702 END\n") == "701 BEGIN\n702 END\n")
+        let spoken = rig.log
+        #expect(occurrences(of: "neural voice unavailable, the message is spoken by ", in: spoken) == 1, "\(spoken)")
+        #expect(spoken.contains("slow/slow.onnx is still loading after "), "\(spoken)")
+        // The message did not wait for the model: it was over before the model was there.
+        #expect(!spoken.contains("slow.onnx loaded in "), "\(spoken)")
+        #expect(logShows(rig.logPath, "slow/slow.onnx loaded in "), "\(rig.log)")
+        speak(module, "<speak>Hello again.</speak>", settings: settingsBlock(synthesisVoice: "slow"))
+        #expect(module.expect("702 END\n") == "701 BEGIN\n702 END\n")
+        module.send("QUIT\n")
+        _ = module.expect("210 OK QUIT\n")
+        let log = rig.log
+        #expect(occurrences(of: "neural voice unavailable", in: log) == 1, "the second message is the model's: \(log)")
+        // The model's sine, normalised to full scale as Piper's output is; espeak-ng's peaks are lower.
+        let peak = rig.samples().map { abs(Int($0)) }.max() ?? 0
+        #expect(peak >= 32000, "peak \(peak)")
+    }
+
+    @Test func `the joe voice's model loads when chosen, one at a time, and is released when unused`() throws {
+        let rig = CaptureRig()
+        let configuration = try joeRig(rig)
+        writeFile(
+            configuration, (String(decoding: readFile(configuration) ?? [], as: UTF8.self)) + "NeuralIdleSeconds 3\n")
+        try installTinyVoice("tiny", in: rig.folder + "/.local/share/utter/voices", megabytes: 0)
+        let module = try startModule(rig, configurationPath: configuration, environment: try onnxRuntimeEnvironment())
+        let before = residentKilobytes(module.pid)
+        module.send(settingsBlock(synthesisVoice: "joe"))
+        _ = module.expect("203 OK SETTINGS RECEIVED\n")
+        #expect(logShows(rig.logPath, "en_US-joe-medium.onnx loaded in "), "loaded when chosen, before any message")
+        let loaded = residentKilobytes(module.pid)
+        speak(module, fourSentences, settings: settingsBlock(synthesisVoice: "joe"))
+        let events = try #require(module.expect("702 END\n", within: 60))
+        #expect(events.hasSuffix("700-__spd_2\n700 INDEX MARK\n702 END\n"), "\(events)")
+        #expect(!rig.log.contains("neural voice unavailable"), "\(rig.log)")
+        let spoken = residentKilobytes(module.pid)
+        // Unused for NeuralIdleSeconds: released, and the memory with it.
+        #expect(
+            logShows(rig.logPath, "en_US-joe-medium.onnx released: unused for 3 s (NeuralIdleSeconds)"), "\(rig.log)")
+        let released = residentKilobytes(module.pid)
+        // Chosen again, then another voice chosen: NeuralVoicesLoaded 1 lets one stay.
+        module.send(settingsBlock(synthesisVoice: "joe"))
+        _ = module.expect("203 OK SETTINGS RECEIVED\n")
+        #expect(logShows(rig.logPath, "en_US-joe-medium.onnx loaded in ", times: 2), "\(rig.log)")
+        module.send(settingsBlock(synthesisVoice: "tiny"))
+        _ = module.expect("203 OK SETTINGS RECEIVED\n")
+        #expect(logShows(rig.logPath, "en_US-joe-medium.onnx released: NeuralVoicesLoaded 1 reached"), "\(rig.log)")
+        #expect(logShows(rig.logPath, "tiny/tiny.onnx loaded in "), "\(rig.log)")
+        let swapped = residentKilobytes(module.pid)
+        module.send("QUIT\n")
+        _ = module.expect("210 OK QUIT\n")
+        print(
+            "sd_utter RSS: \(before) KiB at start, \(loaded) with joe loaded, \(spoken) after speaking with it, \(released) after its idle release, \(swapped) with the tiny model in its place"
+        )
+        #expect(loaded - before > 60_000, "the joe model takes memory: \(before) → \(loaded) KiB")
+        #expect(spoken - released > 60_000, "released, its memory goes: \(spoken) → \(released) KiB")
+        #expect(spoken - swapped > 60_000, "replaced, its memory goes: \(spoken) → \(swapped) KiB")
     }
 
     @Test func `utter say -o renders speech with the joe voice, not espeak-ng's`() throws {
@@ -149,7 +248,9 @@ func joeRig(_ rig: borrowing CaptureRig, settings: String = "") throws -> String
             missing.standardOutput.contains(
                 "PROBLEM neural voices: joe installed, but not offered: ONNX Runtime not found ("),
             "\(missing.standardOutput)")
-        #expect(missing.standardOutput.contains("  fix: python3 -m pip install --user --break-system-packages --no-deps onnxruntime"))
+        #expect(
+            missing.standardOutput.contains(
+                "  fix: python3 -m pip install --user --break-system-packages --no-deps onnxruntime"))
         let found = ChildProcess.run([utter, "status"], environment: base + (try onnxRuntimeEnvironment()))
         #expect(found.standardOutput.contains("ok neural voices: joe on ONNX Runtime "), "\(found.standardOutput)")
     }

@@ -43,19 +43,20 @@ final class NeuralRig {
 
     /// A rig once the engine is free: waits for it without holding a thread of the test pool,
     /// which a test that holds the engine may need to finish.
-    static func start() async throws -> NeuralRig {
+    static func start(neural: NeuralModelStore.Settings = .init()) async throws -> NeuralRig {
         await EngineTurns.take()
-        return try NeuralRig()
+        return try NeuralRig(neural: neural)
     }
 
     /// Takes over the engine turn the caller holds.
-    private init() throws {
+    private init(neural: NeuralModelStore.Settings) throws {
         do {
             let engine = try EspeakEngine()
             let sink = RenderedSink(store: store, sampleRate: engine.sampleRate, wake: wake)
             let logs = self.logs
             let logger = Logger(label: "test") { _ in CapturingLogHandler(sink: logs) }
-            synthesizer = try Synthesizer(engine: engine, sink: sink, controlWake: wake, logger: logger)
+            synthesizer = try Synthesizer(
+                engine: engine, sink: sink, controlWake: wake, logger: logger, neural: neural)
             try synthesizer.start()
         } catch {
             EngineTurns.release()

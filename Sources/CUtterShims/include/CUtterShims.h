@@ -33,6 +33,8 @@ int CUtterShims_nameCurrentThread(const char *name);
 int CUtterShims_joinUntil(pthread_t thread, uint64_t deadline);
 /// The file of the shared library holding `address` (dladdr needs _GNU_SOURCE); NULL if none.
 const char *CUtterShims_libraryFile(const void *address);
+/// malloc_trim(0) (malloc.h, not in Glibc's module): returns the heap's free pages to the system.
+int CUtterShims_trimHeap(void);
 
 /// A new UNIX stream socket (close-on-exec; non-blocking if asked); -1 on failure with errno set.
 int CUtterShims_localSocket(int nonblocking);
