@@ -355,8 +355,11 @@ private func writeFadeInPlace(
 }
 
 /// The first stream frame the server has surely not read yet: its read index in the last timing
-/// reply, moved on at the sample rate since the reply was current, and 2 ms for the time our next
-/// command takes to reach it; never past the write index. (Not libpulse's interpolated clock: its
+/// reply, moved on at the sample rate since the reply was current, and 5 ms for the time our next
+/// command takes to reach it and for a server that reads ahead of the clock in steps; never past
+/// the write index. (With 2 ms, a STOP 20-25 ms after a stream woke from silence faded a few
+/// milliseconds late now and then: half the level left in its last millisecond on PulseAudio, a
+/// cut on pipewire-pulse.) (Not libpulse's interpolated clock: its
 /// smoother can stay frozen for seconds on a new stream, far from where the server reads.)
 @_noLocks
 private func firstUnreadFrame(_ box: UnsafeMutablePointer<PulseStream>, written: UInt64) -> UInt64 {
@@ -369,7 +372,7 @@ private func firstUnreadFrame(_ box: UnsafeMutablePointer<PulseStream>, written:
     let now = wallMicroseconds()
     let age = now > stamp ? now - stamp : 0
     let moved = (age < 1_000_000 ? age : 1_000_000) * rate / 1_000_000
-    let read = UInt64(info.read_index) / UInt64(MemoryLayout<Int16>.size) + moved + rate / 500
+    let read = UInt64(info.read_index) / UInt64(MemoryLayout<Int16>.size) + moved + rate / 200
     return read < written ? read : written
 }
 
