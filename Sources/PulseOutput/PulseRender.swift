@@ -156,7 +156,7 @@ private func pulseStep(
     // read yet, in place: written over the same stream positions, it continues the sound exactly
     // wherever playback is, and silence replaces the rest. (A flush would move the server's write
     // index to wherever its read index is then, and the fade would start at a guessed sample.)
-    let unread = firstUnreadFrame(box, written: state.written)
+    let unread = firstUnreadFrame(box, written: state.written, wokeAt: state.uncorkedAt)
     let queuedRing = state.written > unread ? state.written - unread : 0
     var fadeFrom = state.core.handedOver > queuedRing ? state.core.handedOver - queuedRing : 0
     // Before the run, the stream holds other frames (silence a STOP queued): fade from the run's start.
@@ -355,14 +355,15 @@ private func writeFadeInPlace(
 }
 
 /// The first stream frame the server has surely not read yet: its read index in the last timing
-/// reply, moved on at the sample rate since the reply was current, and 5 ms for the time our next
-/// command takes to reach it and for a server that reads ahead of the clock in steps; never past
-/// the write index. (With 2 ms, a STOP 20-25 ms after a stream woke from silence faded a few
-/// milliseconds late now and then: half the level left in its last millisecond on PulseAudio, a
-/// cut on pipewire-pulse.) (Not libpulse's interpolated clock: its
-/// smoother can stay frozen for seconds on a new stream, far from where the server reads.)
+/// reply, moved on at the sample rate since the reply was current, and a margin for the time our
+/// next command takes to reach it; never past the write index. The margin is 2 ms on a stream
+/// that has been playing, 5 ms in the 200 ms after it woke (`wokeAt`: uncorked, or started again
+/// after running dry), when the server reads ahead of the clock in steps: with 2 ms there, a STOP
+/// 20-25 ms after the wake faded a few milliseconds late now and then (half the level left in its
+/// last millisecond on PulseAudio, a cut on pipewire-pulse). (Not libpulse's interpolated clock:
+/// its smoother can stay frozen for seconds on a new stream, far from where the server reads.)
 @_noLocks
-private func firstUnreadFrame(_ box: UnsafeMutablePointer<PulseStream>, written: UInt64) -> UInt64 {
+private func firstUnreadFrame(_ box: UnsafeMutablePointer<PulseStream>, written: UInt64, wokeAt: UInt64) -> UInt64 {
     // pa_stream_get_timing_info: the last timing reply, kept by libpulse.
     guard let info = _unsafePerformance({ pa_stream_get_timing_info(box.pointee.stream) })?.pointee,
         info.read_index_corrupt == 0, info.read_index >= 0
@@ -372,7 +373,9 @@ private func firstUnreadFrame(_ box: UnsafeMutablePointer<PulseStream>, written:
     let now = wallMicroseconds()
     let age = now > stamp ? now - stamp : 0
     let moved = (age < 1_000_000 ? age : 1_000_000) * rate / 1_000_000
-    let read = UInt64(info.read_index) / UInt64(MemoryLayout<Int16>.size) + moved + rate / 200
+    var margin = rate / 500
+    if now > wokeAt { if now - wokeAt < 200_000 { margin = rate / 200 } }  // (no `&&`: its closure would retain)
+    let read = UInt64(info.read_index) / UInt64(MemoryLayout<Int16>.size) + moved + margin
     return read < written ? read : written
 }
 
