@@ -108,7 +108,7 @@ public struct PCMDevice: ~Copyable {
     }
 
     /// Parses ALSA configuration text into a new top-level tree.
-    private static func loadConfig(_ text: String, for name: String) throws(ALSAError) -> OpaquePointer {
+    static func loadConfig(_ text: String, for name: String) throws(ALSAError) -> OpaquePointer {
         var top: OpaquePointer? = nil
         try check(snd_config_top(&top), "create a configuration tree", on: name)
         guard let top else { throw ALSAError(operation: "create a configuration tree", device: name, code: -ENOMEM) }

@@ -28,21 +28,9 @@ public struct SoundServerPlugin: Equatable, Sendable {
         var top: OpaquePointer? = nil
         var local = false
         if let text = configuration.alsaConfigText {
-            guard snd_config_top(&top) >= 0, let tree = top else { return nil }
-            var input: OpaquePointer? = nil
-            let loaded = text.withCString { chars in
-                var status = snd_input_buffer_open(&input, chars, -1)
-                if status >= 0, let input {
-                    status = snd_config_load(tree, input)
-                    snd_input_close(input)
-                }
-                return status
-            }
+            guard let tree = try? PCMDevice.loadConfig(text, for: configuration.deviceName) else { return nil }
+            top = tree
             local = true
-            if loaded < 0 {
-                snd_config_delete(tree)
-                return nil
-            }
         } else if snd_config_update_ref(&top) < 0 {
             return nil
         }

@@ -15,18 +15,7 @@ private final class Player {
         let arguments =
             ["/usr/bin/paplay", "--device=\(sink)", "--latency-msec=100"] + properties.map { "--property=\($0)" }
             + [file]
-        let environment = pulse.environment + ["PULSE_SERVER=unix:\(pulse.socket)"]
-        let argv = arguments.map { strdup($0) } + [nil]
-        let envp = environment.map { strdup($0) } + [nil]
-        defer { (argv + envp).forEach { free($0) } }
-        var actions = posix_spawn_file_actions_t()
-        posix_spawn_file_actions_init(&actions)
-        defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
-        var child: pid_t = 0
-        let result = withCleanSpawnAttributes { posix_spawn(&child, arguments[0], &actions, $0, argv, envp) }
-        guard result == 0 else { throw SpawnError(what: "posix_spawn paplay", code: result) }
-        pid = child
+        pid = try pulse.spawnClient(arguments)
     }
 
     deinit {

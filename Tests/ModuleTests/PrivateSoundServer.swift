@@ -69,6 +69,23 @@ final class PrivateSoundServer {
     }
 
     /// The environment of the server's processes, and of clients that use it directly (`pactl`).
+    /// Starts a client of this server (`arguments[0]`: its path) with its standard output going
+    /// to `output` (created or truncated); its pid.
+    func spawnClient(_ arguments: [String], output: String = "/dev/null") throws -> pid_t {
+        let environment = self.environment + ["PULSE_SERVER=unix:\(socket)"]
+        let argv = arguments.map { strdup($0) } + [nil]
+        let envp = environment.map { strdup($0) } + [nil]
+        defer { (argv + envp).forEach { free($0) } }
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_addopen(&actions, 1, output, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
+        var child: pid_t = 0
+        let result = withCleanSpawnAttributes { posix_spawn(&child, arguments[0], &actions, $0, argv, envp) }
+        guard result == 0 else { throw SpawnError(what: "posix_spawn \(arguments[0])", code: result) }
+        return child
+    }
+
     var environment: [String] {
         var environment = ["HOME=\(runtime)", "XDG_RUNTIME_DIR=\(runtime)", "PATH=/usr/bin:/bin"]
         if kind == .pipeWire {

@@ -18,19 +18,8 @@ final class MonitorRecording {
             "/usr/bin/parec", "-d", source, "--format=s16le", "--rate=22050", "--channels=1",
             "--latency-msec=5",
         ]
-        let environment = pulse.environment + ["PULSE_SERVER=unix:\(pulse.socket)"]
-        let argv = arguments.map { strdup($0) } + [nil]
-        let envp = environment.map { strdup($0) } + [nil]
-        defer { (argv + envp).forEach { free($0) } }
         // To stdout: with a file argument parec keeps what it recorded in memory until it exits cleanly.
-        var actions = posix_spawn_file_actions_t()
-        posix_spawn_file_actions_init(&actions)
-        defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_addopen(&actions, 1, path, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
-        var child: pid_t = 0
-        let result = withCleanSpawnAttributes { posix_spawn(&child, arguments[0], &actions, $0, argv, envp) }
-        guard result == 0 else { throw SpawnError(what: "posix_spawn parec", code: result) }
-        pid = child
+        pid = try pulse.spawnClient(arguments, output: path)
         usleep(300_000)  // connected and recording before the first message
     }
 
