@@ -134,6 +134,7 @@ let package = Package(
                 "CEspeakNG", "AudioSinks", "Playback", "System", "SoundFiles", "RegularFiles", "SSML", "Voices",
                 "OnnxRuntime", "Piper", "JapaneseReading", "ChineseReading",
                 .product(name: "Logging", package: "swift-log"),
+                .product(name: "RealModule", package: "swift-numerics"),
             ],
             swiftSettings: upcoming),
         // The public Swift API (Speaker), and the engine every front-end shares.

@@ -1,4 +1,4 @@
-import Glibc
+import RealModule
 
 /// How fast a clip voice's clip is played, so that a phrase of clips keeps the pace of the other
 /// voice kinds at the same rate.
@@ -33,8 +33,8 @@ public enum ClipPace {
             (soundSeconds + (soundSeconds * soundSeconds + 4 * allowed * marginSeconds).squareRoot()) / (2 * allowed)
         let correction = min(max(top / maximumSpeed, corrections.lowerBound), corrections.upperBound)
         // Geometric in the speed: none at speed 1, all of it at the top.
-        let progress = min(1, log(speed) / log(maximumSpeed))
-        return speed * pow(correction, progress)
+        let progress = min(1, Double.log(speed) / Double.log(maximumSpeed))
+        return speed * Double.pow(correction, progress)
     }
 
     /// The words of a phrase, for its pace; 0 (its pace unknown) in a script written without

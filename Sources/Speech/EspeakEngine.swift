@@ -1,5 +1,5 @@
 import CEspeakNG
-import Glibc  // log2, for pitch steps
+import RealModule  // log2, for pitch steps (the layering keeps raw C calls in System)
 import Playback
 import Synchronization
 public import Voices
@@ -49,7 +49,7 @@ public struct EngineParameters: Equatable, Sendable {
     /// gave +25…+29%). At least 4: the capitals option reads 1…3 as other settings.
     public static func pitchSteps(risingBy percent: Int) -> Int {
         guard percent > 0 else { return 0 }
-        let octaves = log2(1 + Double(percent) / 100)
+        let octaves = Double.log2(1 + Double(percent) / 100)
         return max(4, Int((octaves * 59).rounded()))
     }
 }
