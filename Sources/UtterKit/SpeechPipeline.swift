@@ -73,6 +73,12 @@ package final class SpeechPipeline {
         sink.limitPlayback(to: position)
     }
 
+    /// Keeps every sample not written yet from being heard until ``limitPlayback(to:)`` moves or
+    /// lifts the limit: what is still queued of earlier jobs plays (or fades out) as before.
+    package func holdPlayback() {
+        sink.limitPlayback(to: sink.writePosition)
+    }
+
     /// Takes the synth thread's new events, calls `received` (to move a pause limit), then hands
     /// `handle` every event whose sample has been heard, in order. `handle` may halt or finish
     /// jobs; events of forgotten jobs are not handed out. The pipeline wakes again when the next

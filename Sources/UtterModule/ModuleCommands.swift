@@ -150,10 +150,22 @@ extension ModuleServer {
             kind, text: data.text, settings: settings, voice: voice,
             language: runtime.factory.messageLanguage(voice: voice, settings: settings))
         resetPlayback()
-        runtime.pipeline.limitPlayback(to: nil)
+        // Held until the rest of this read is handled: a PAUSE (or STOP) that came with the message
+        // must be in force before its first sample can be heard (see `releaseInputHold`).
+        runtime.pipeline.holdPlayback()
+        holdsPlaybackForInput = true
         send(.speaking)
         machine.accept(job.id)
         runtime.pipeline.submit(job)
+    }
+
+    /// Lifts the hold `speak` put on a new message once every line of the same read is handled,
+    /// unless a PAUSE that came with it now sets the limit.
+    func releaseInputHold() {
+        guard holdsPlaybackForInput else { return }
+        holdsPlaybackForInput = false
+        guard pauseLimit == nil, !machine.isPausePending else { return }
+        runtime?.pipeline.limitPlayback(to: nil)
     }
 
     // MARK: Playback events

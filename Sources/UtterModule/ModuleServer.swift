@@ -33,6 +33,8 @@ public final class ModuleServer {
 
     /// Where playback of the current message is held while a PAUSE waits for its mark.
     var pauseLimit: UInt64?
+    /// Whether a message accepted in the read being handled holds playback (see `releaseInputHold`).
+    var holdsPlaybackForInput = false
 
     /// The last messages spoken (none until INIT opens the history socket).
     var history = SpeechHistory<SpokenMessage>(capacity: 0)
@@ -118,6 +120,7 @@ public final class ModuleServer {
                         }
                         handle(line.bytes)
                     }
+                    releaseInputHold()
                 }
             }
             if !historyRequests.isEmpty, let channel = historyChannel,

@@ -360,12 +360,9 @@ func soundFileFrames(_ path: String) -> Int? {
 @Test func `PAUSE before a message whose first thing is an spd mark pauses right there`() throws {
     let rig = CaptureRig()
     let module = try startModule(rig)
-    // The unpaced `file` device plays whatever reaches it at once, and PAUSE can only hold playback
-    // once the mark's event is taken: the 300 ms of silence after the mark keep the test about that
-    // hold, not about how fast the synth thread reaches the first word (it did, now and then, in CI).
-    speak(
-        module, "<speak><mark name=\"__spd_0\"/><break time=\"300ms\"/>Nothing of this is heard.</speak>",
-        followedBy: "PAUSE\n")
+    // The unpaced `file` device plays whatever reaches it at once: the PAUSE that comes in the same
+    // read as the message must hold playback before the synth thread's first word reaches it.
+    speak(module, "<speak><mark name=\"__spd_0\"/>Nothing of this is heard.</speak>", followedBy: "PAUSE\n")
     let events = try #require(module.expect("704 PAUSE\n"))
     #expect(events == "701 BEGIN\n700-__spd_0\n700 INDEX MARK\n704 PAUSE\n")
     #expect(module.drain(waiting: 0.3) == "")
