@@ -58,7 +58,7 @@ import Testing
         // 1.5 s after the first speech, 2 s of wait before the second, 0.5 s at the end.
         #expect(spaced.samples.count - plain.samples.count == (15 + 20 + 5) * 2205)
         let quiet = quietRuns(spaced.samples, longerThan: 22050 / 2)
-        #expect(quiet.count == 2, "\(quiet)")
+        try #require(quiet.count == 2, "\(quiet)")
         let between = try #require(quiet.first)
         #expect(between.count >= 35 * 2205 && between.count < 40 * 2205, "\(between.count) quiet samples between")
         #expect(quiet.last?.upperBound == spaced.samples.count, "the last wait closes the file")

@@ -43,7 +43,8 @@ import Testing
         // the sentence's trailing silence and its leading one, to the sample. (The sentences
         // themselves differ by a few hundred samples: espeak-ng's pauses vary with what it said before.)
         let audible = one.indices.filter { abs(Int32(one[$0])) >= 300 }
-        let voiceSilence = audible.first! + (one.count - 1 - audible.last!)
+        let (first, last) = (try #require(audible.first), try #require(audible.last))
+        let voiceSilence = first + (one.count - 1 - last)
         let silences = Self.silences(in: whole)
         for join in [one.count, 2 * one.count] {
             let silence = try #require(silences.first { $0.contains(join) }, "no silence at sample \(join)")
@@ -205,11 +206,12 @@ import Testing
             #expect(found != nil, "\(highlighted)")
             position = (found ?? position) + 1
         }
-        #expect(highlighted.count >= 4, "\(highlighted)")
+        try #require(highlighted.count >= 4, "\(highlighted)")
         // Shown as heard: more of the sentence had been heard at each later word.
         #expect(zip(audibleAtWord, audibleAtWord.dropFirst()).allSatisfy { $0 <= $1 }, "\(audibleAtWord)")
-        #expect(audibleAtWord.last! > audibleAtWord[1], "\(audibleAtWord)")
-        #expect(heard.count { abs(Int32($0)) >= 300 } > audibleAtWord.last!)
+        let last = try #require(audibleAtWord.last)
+        #expect(last > audibleAtWord[1], "\(audibleAtWord)")
+        #expect(heard.count { abs(Int32($0)) >= 300 } > last)
         #expect(storedPlaces(folder) == [])
     }
 
