@@ -1,3 +1,4 @@
+import TestSupport
 import Glibc
 import Testing
 
@@ -192,7 +193,7 @@ func `pathological engine input is stopped at once and the module stays usable`(
     speak(module, "<speak>Next.</speak>")
     let next = monotonicSeconds()
     #expect(module.expect("702 END\n") == "701 BEGIN\n702 END\n", "\(what): the next message")
-    print(
+    report(
         "\(what): STOP → 703 in \(Int(stopLatency * 1000)) ms, next message ended after \(Int((monotonicSeconds() - next) * 1000)) ms"
     )
     #expect(module.quit() == 0)

@@ -344,7 +344,7 @@ private struct HistoryRig: ~Copyable {
             }
         }
         let end = rig.idleResidentKilobytes()
-        print("history storm: RSS \(baseline) kB at message 1,000 → \(end) kB at 10,000")
+        report("history storm: RSS \(baseline) kB at message 1,000 → \(end) kB at 10,000")
         #expect(
             end - baseline < 1024 || getenv("UTTER_SANITIZER") != nil, "RSS grew by \(end - baseline) KiB")
         #expect(rig.module.quit() == 0)

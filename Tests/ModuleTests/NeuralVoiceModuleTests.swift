@@ -167,7 +167,7 @@ private func occurrences(of text: String, in log: String) -> Int {
         let swapped = residentKilobytes(module.pid)
         module.send("QUIT\n")
         _ = module.expect("210 OK QUIT\n")
-        print(
+        report(
             "sd_utter RSS: \(before) KiB at start, \(loaded) with joe loaded, \(spoken) after speaking with it, \(released) after its idle release, \(swapped) with the tiny model in its place"
         )
         #expect(loaded - before > 60_000, "the joe model takes memory: \(before) → \(loaded) KiB")

@@ -69,7 +69,7 @@ private func measure(
         let clips = try measure(voice: "Words", rates: [0, 50, 100], rig: rig, configuration: configuration)
         let neural = try measure(
             voice: "joe", rates: [0, 50, 100], rig: rig, configuration: configuration, environment: environment)
-        print("words a minute at rate 0, +50, +100: espeak-ng \(espeak), clips \(clips), neural \(neural)")
+        report("words a minute at rate 0, +50, +100: espeak-ng \(espeak), clips \(clips), neural \(neural)")
         #expect(!rig.log.contains("not played"), "\(rig.log)")
         // The scale: NormalRate 175, MaximumRate 900, so +50 is 537 and +100 is 900 nominal.
         for (name, figures) in [("espeak-ng", espeak), ("clips", clips), ("neural", neural)] {

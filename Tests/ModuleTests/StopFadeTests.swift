@@ -283,7 +283,7 @@ struct StopFadeTests {
         server: SoundServerKind, path: PlaybackPath
     ) throws {
         let (cuts, unjudged) = try stopCuts(server: server, path: path)
-        print("\(server) \(path), the 20 cuts:")
+        report("\(server) \(path), the 20 cuts:")
         cuts.forEach { print("  \($0)") }
         #expect(unjudged.isEmpty, "STOPs not judged: \(unjudged)")
         #expect(cuts.count == 20)

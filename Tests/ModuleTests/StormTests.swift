@@ -70,7 +70,7 @@ import Testing
         module.expect("210 OK QUIT\n") == "210 OK QUIT\n", "nothing may come between the last event and QUIT's reply")
     let end = residentKilobytes(module.pid)
     let growth = end - baseline
-    print(
+    report(
         "module storm: \(counts.values.reduce(0, +)) messages, \(counts.sorted { $0.key < $1.key }.map { "\($0.key) ×\($0.value)" }.joined(separator: ", ")); RSS \(baseline) kB at message 1,000 → \(end) kB"
     )
     // Under AddressSanitizer, RSS measures its quarantine of freed memory, not the module.

@@ -77,14 +77,14 @@ struct ClientOptionTests {
             #expect(heard.message?.kind == "CHAR" && heard.message?.data == character, "\(heard)")
             // A character name is one short word: some audible speech, not silence.
             #expect(heard.level > 300 && heard.voiced > 0.15, "CHAR \(character): \(heard)")
-            print("-c \(character): \(heard.measures)")
+            report("-c \(character): \(heard.measures)")
         }
     }
 
     @Test("-k sends KEY with the key name, and names it aloud: longer than -c a")
     func key() async throws {
         let letter = try await heard(["-c", "a"])
-        print("-c a: \(letter.measures)")
+        report("-c a: \(letter.measures)")
         for key in ["shift_a", "kp-enter", "control_alt_delete"] {
             let heard = try await heard(["-k", key])
             #expect(heard.message?.kind == "KEY" && heard.message?.data == key, "\(heard)")
@@ -92,7 +92,7 @@ struct ClientOptionTests {
             // single letter; the exact wording is not tested (it is still being reworked).
             #expect(heard.level > 300, "KEY \(key): \(heard)")
             #expect(heard.voiced > letter.voiced * 1.5, "KEY \(key): \(heard); -c a: \(letter)")
-            print("-k \(key): \(heard.measures)")
+            report("-k \(key): \(heard.measures)")
         }
     }
 
@@ -107,7 +107,7 @@ struct ClientOptionTests {
         // The text itself arrives unchanged: the module does the spelling.
         #expect(spelled.message?.kind == "SPEAK" && spelled.message?.data == "<speak>\(text)</speak>", "\(spelled)")
         #expect(spelled.voiced > word.voiced * 1.3, "spelled: \(spelled); said: \(word)")
-        print("-s \(text): said \(word.measures), spelled \(spelled.measures)")
+        report("-s \(text): said \(word.measures), spelled \(spelled.measures)")
     }
 
     @Test("-x sends SSML verbatim: a 1500 ms break is heard as silence between words, a mark does no harm")
@@ -124,7 +124,7 @@ struct ClientOptionTests {
             #expect(
                 gap.map { $0.seconds >= 1.2 && $0.seconds < 2.5 && $0.before >= 0.1 && $0.after >= 0.1 } == true,
                 "longest silence between speech: \(gap.map(String.init(describing:)) ?? "none"); \(heard)")
-            print("-x: \(heard.measures), \(gap.map(String.init(describing:)) ?? "no inner silence")")
+            report("-x: \(heard.measures), \(gap.map(String.init(describing:)) ?? "no inner silence")")
         }
         // The mark adds no sound and loses none.
         #expect(abs(marked.seconds - plain.seconds) < 0.1, "with mark: \(marked); without: \(plain)")
@@ -140,7 +140,7 @@ struct ClientOptionTests {
         #expect(all.message?.data == "<speak>\(text)</speak>", "the server changed the text: \(all)")
         // Five marks read aloud (comma, semicolon, both parentheses, exclamation mark).
         #expect(all.voiced > none.voiced * 1.5, "all: \(all); none: \(none)")
-        print("-m: none \(none.measures), all \(all.measures)")
+        report("-m: none \(none.measures), all \(all.measures)")
     }
 
     @Test("-i sets the volume: -50 is quieter than 0, 0 quieter than 50, the speech unchanged")
@@ -158,7 +158,7 @@ struct ClientOptionTests {
         #expect(quiet.level < middle.level && middle.level < loud.level, "-50: \(quiet); 0: \(middle); 50: \(loud)")
         // Volume scales the samples only: the same speech, as long.
         #expect(abs(quiet.seconds - loud.seconds) < 0.05, "-50: \(quiet); 50: \(loud)")
-        print(
+        report(
             String(
                 format: "-i RMS -50/0/50: %.0f/%.0f/%.0f, ratio -50/50 %.2f", quiet.level, middle.level, loud.level,
                 ratio))

@@ -41,7 +41,7 @@ struct OrcaTests {
         #expect(said.contains("SPEAK Tangerine button push button."), "\(said)")
         #expect(said.contains("SPEAK x") && said.contains("SPEAK q") && said.contains("SPEAK tab"), "\(said)")
         #expect(said.contains("CHAR h"), "\(said)")
-        print("Orca: \(steps.count) steps, \(said.count) messages: \(said.joined(separator: " | "))")
+        report("Orca: \(steps.count) steps, \(said.count) messages: \(said.joined(separator: " | "))")
 
         // Say All depends on marks: every mark of each Say All sentence came back to the server,
         // in order (other messages may be cut short by the next key press, as Orca intends).

@@ -1,5 +1,6 @@
 // A private speech-dispatcher 0.11.4 with sd_utter as its only module, run as plain processes
 // in a scratch folder (docs: testing.md §1-§3). Everything it starts is ended by PID.
+import TestSupport
 import Foundation
 import Testing
 
@@ -386,7 +387,7 @@ final class ServerRig {
             note("error: \(error)")
         }
         if failed {
-            print(diagnostics())
+            report(diagnostics())
         } else if ProcessInfo.processInfo.environment["UTTER_KEEP_SCRATCH"] == nil {
             try? FileManager.default.removeItem(at: dir)
         }

@@ -157,7 +157,7 @@ struct ServerTests {
             let summary =
                 "pause test: uninterrupted \(Audio.seconds(reference)), paused+resumed \(Audio.seconds(paused))"
             rig.note(summary)
-            print(summary)
+            report(summary)
             rig.check(
                 paused >= reference - slack,
                 "paused+resumed run captured \(Audio.seconds(paused)), uninterrupted "

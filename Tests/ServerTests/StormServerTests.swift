@@ -28,7 +28,7 @@ struct StormServerTests {
                 // Under AddressSanitizer, RSS measures its quarantine of freed memory, not the module.
                 after - before < 1024 || ProcessInfo.processInfo.environment["UTTER_SANITIZER"] != nil,
                 "module RSS grew from \(before) kB to \(after) kB over 1,000 pairs")
-            print("storm: \(storm.summary), module RSS \(before) kB → \(after) kB")
+            report("storm: \(storm.summary), module RSS \(before) kB → \(after) kB")
             // Still serving: a message after the storm is spoken to its end.
             let next = try await rig.session("speak", ["After the storm, calm."])
             rig.check(next.ok && next.events(of: next.spoken(0)).map(\.type) == ["begin", "end"], "\(next.events)")
