@@ -1,6 +1,6 @@
-internal import CALSA
-import Glibc
+import AudioStream
 import Synchronization
+import System
 
 // The render thread's STOP: real-time, like RenderLoop.swift (see there).
 
@@ -23,22 +23,18 @@ func silence(
     }
     var rewound = 0
     if state.rewindWorks >= 0 {
-        // snd_pcm_rewindable and snd_pcm_rewind: pointer arithmetic in the device; no allocation.
-        let rewindable = _unsafePerformance { snd_pcm_rewindable(pcm) }
-        if rewindable > 0 {
-            let result = _unsafePerformance { snd_pcm_rewind(pcm, snd_pcm_uframes_t(rewindable)) }
-            if result > 0 {
-                // The PulseAudio plugin accepts a rewind but its server keeps playing the frames:
-                // believe only what the queue shows.
-                if queuedBefore - queuedFrames(state) >= result / 2 {
-                    rewound = result
-                    state.rewindWorks = 1
-                } else {
-                    // Put the plugin's pointer back where its server really is, or its accounting
-                    // of free room is off by the rewind. snd_pcm_forward: pointer arithmetic.
-                    _ = _unsafePerformance { snd_pcm_forward(pcm, snd_pcm_uframes_t(result)) }
-                    state.rewindWorks = -1
-                }
+        let result = RealTimePCM.rewindAll(pcm)
+        if result > 0 {
+            // The PulseAudio plugin accepts a rewind but its server keeps playing the frames:
+            // believe only what the queue shows.
+            if queuedBefore - queuedFrames(state) >= result / 2 {
+                rewound = result
+                state.rewindWorks = 1
+            } else {
+                // Put the plugin's pointer back where its server really is, or its accounting
+                // of free room is off by the rewind.
+                RealTimePCM.forward(pcm, frames: result)
+                state.rewindWorks = -1
             }
         }
     }
@@ -53,35 +49,19 @@ func silence(
     }
     // The fade continues the sound from the first frame no longer queued: the frames taken back
     // (kept in the history), then the stopped job's samples that never reached the device.
-    let start = state.handedOver - UInt64(rewound)
-    let fromHistory = rewound < state.fadeFrames ? rewound : state.fadeFrames
-    history.copy(from: start, count: fromHistory, to: buffer)
-    var fromRing = 0
-    if fromHistory == rewound && ringEnd > state.handedOver {
-        let wanted = UInt64(state.fadeFrames - fromHistory)
-        let available = ringEnd - state.handedOver
-        fromRing = Int(available < wanted ? available : wanted)
-        ring.copy(from: state.handedOver, count: fromRing, to: buffer + fromHistory)
-    }
-    let count = fromHistory + fromRing
+    let count = makeFade(
+        into: buffer, frames: state.fadeFrames, from: state.handedOver - UInt64(rewound),
+        handedOver: state.handedOver, ringEnd: ringEnd, history: history, ring: ring)
     if count > 0 {
-        for index in 0..<count {
-            let gain = Int32(count - index)
-            buffer[index] = Int16(truncatingIfNeeded: Int32(buffer[index]) * gain / Int32(count + 1))
-        }
-        // snd_pcm_writei: at most one period, into a buffer that has room for it after the rewind.
-        _ = _unsafePerformance { snd_pcm_writei(pcm, buffer, snd_pcm_uframes_t(count)) }
-        // snd_pcm_state and snd_pcm_start: a short queue may sit below the start threshold.
-        if _unsafePerformance({ snd_pcm_state(pcm) }).rawValue == SND_PCM_STATE_PREPARED.rawValue {
-            _ = _unsafePerformance { snd_pcm_start(pcm) }
-        }
+        // At most one period, into a buffer that has room for it after the rewind.
+        _ = RealTimePCM.write(pcm, buffer, frames: count)
+        // A short queue may sit below the start threshold.
+        if RealTimePCM.state(pcm).isPrepared { _ = RealTimePCM.start(pcm) }
     }
     if queued + count > 0 {
         // Let the rest of the queue and the fade play (at most a period and 4 ms), then drop.
         let rate = state.sampleRate > 0 ? state.sampleRate : 1
-        let milliseconds = Int32((queued + count) * 1000 / rate + 1)
-        // poll with no descriptors: a timed sleep while the device plays.
-        _ = _unsafePerformance { poll(nil, 0, milliseconds) }
+        RealTime.sleep(milliseconds: Int32((queued + count) * 1000 / rate + 1))
         _ = shared.fadedStops.add(1, ordering: .relaxed)
     }
     dropAndPrepare(&state, pcm: pcm, shared: shared)
@@ -90,9 +70,8 @@ func silence(
 /// Drops whatever the device holds and readies it for the next sound.
 @_noLocks
 func dropAndPrepare(_ state: inout RenderState, pcm: OpaquePointer, shared: RenderShared) {
-    // snd_pcm_drop and snd_pcm_prepare: the device calls that silence it now; no allocation.
-    let dropped = _unsafePerformance { snd_pcm_drop(pcm) }
-    let prepared = dropped < 0 ? dropped : _unsafePerformance { snd_pcm_prepare(pcm) }
+    let dropped = RealTimePCM.drop(pcm)
+    let prepared = dropped < 0 ? dropped : RealTimePCM.prepare(pcm)
     if dropped < 0 || prepared < 0 {
         markBroken(
             &state, shared: shared, code: dropped < 0 ? dropped : prepared,

@@ -1,4 +1,4 @@
-public import AudioOutput
+public import AudioStream
 public import System
 
 /// Speech played through PipeWire's native API (libpipewire-0.3), not through an ALSA plugin or

@@ -1,4 +1,4 @@
-import AudioOutput
+import AudioStream
 import Synchronization
 
 // The render side of the PipeWire stream: the one consumer of the sample ring. While a stream

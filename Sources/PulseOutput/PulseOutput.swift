@@ -1,4 +1,4 @@
-public import AudioOutput
+public import AudioStream
 public import System
 
 /// Playback through a PulseAudio-protocol server (PulseAudio, or PipeWire's pipewire-pulse) with

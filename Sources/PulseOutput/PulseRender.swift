@@ -1,7 +1,7 @@
 internal import CPulse
-import AudioOutput
-import Glibc
+import AudioStream
 import Synchronization
+import System
 
 // The render thread of the PulseAudio backend: real-time, checked by the compiler (`@_noLocks`):
 // no locks, no allocation, no logging, no String, no Array in this file. It runs the stream's main
@@ -10,20 +10,6 @@ import Synchronization
 // libpulse calls sit in `_unsafePerformance`, each with a comment on why it is acceptable here:
 // they queue commands on the connection's socket and read the stream's state without waiting for
 // the server, and buffers come from libpulse's preallocated shared-memory pool.
-
-/// The mailboxes and flags the render thread shares with the synth thread.
-final class PulseHandoff: Sendable {
-    /// A stream (or "none") for the render thread to adopt (synth).
-    let install = PulseMailbox()
-    /// A stream the render thread stopped using, for the synth thread to close (render).
-    let retired = PulseMailbox()
-    /// The stream the render thread held when it exited (render).
-    let exit = PulseMailbox()
-    /// Counts the adoptions from `install` (render).
-    let adoptions = Atomic<UInt64>(0)
-    /// The serial of the last stream that failed, so the synth thread opens another (render).
-    let broken = Atomic<UInt64>(0)
-}
 
 /// What the render thread keeps between steps.
 struct PulseRenderState: ~Copyable {
@@ -71,7 +57,7 @@ struct PulseRenderState: ~Copyable {
 
 /// Runs the render loop until `shared.running` is cleared.
 @_noLocks
-func runPulseLoop(_ state: inout PulseRenderState, ring: SampleRing, shared: RenderShared, handoff: PulseHandoff) {
+func runPulseLoop(_ state: inout PulseRenderState, ring: SampleRing, shared: RenderShared, handoff: HandoffSlots) {
     while shared.running.load(ordering: .acquiring) {
         adoptInstalledStream(&state, handoff: handoff)
         if let box = state.stream, !state.broken {
@@ -94,34 +80,30 @@ func finishPulseLoop(_ state: inout PulseRenderState) {
 
 /// Takes the stream the synth thread installed, if any, handing the old one back to be closed.
 @_noLocks
-private func adoptInstalledStream(_ state: inout PulseRenderState, handoff: PulseHandoff) {
-    guard !handoff.install.isEmpty() else { return }
-    // Only we fill the retired mailbox: while the synth thread has not emptied it, keep playing.
-    if state.stream != nil {
-        if !handoff.retired.isEmpty() { return }
-    }
-    let content = handoff.install.take()
+private func adoptInstalledStream(_ state: inout PulseRenderState, handoff: HandoffSlots) {
+    var current: UnsafeMutableRawPointer? = nil
+    if let stream = state.stream { current = UnsafeMutableRawPointer(stream) }
+    let content = handoff.takeInstalled(holding: current)
     if case .empty = content { return }
-    if let old = state.stream {
+    if state.stream != nil {
         if let timing = state.timing {
             // pa_operation_unref: drops our reference to a request of the old stream.
             _unsafePerformance { pa_operation_unref(timing) }
             state.timing = nil
         }
-        _ = handoff.retired.replace(with: .stream(old))
     }
+    handoff.finishAdoption(retiring: current)
     state.broken = false
     state.corked = true
     state.corkAt = 0
     state.written = 0
     state.silenceFrom = .max
     state.runRing = state.core.handedOver
-    if case .stream(let box) = content {
-        state.stream = box
+    if case .handle(let raw) = content {
+        state.stream = raw.assumingMemoryBound(to: PulseStream.self)
     } else {
         state.stream = nil
     }
-    _ = handoff.adoptions.add(1, ordering: .releasing)
 }
 
 /// One turn with a working stream: requests, a flush on STOP, frames written, the position
@@ -129,7 +111,7 @@ private func adoptInstalledStream(_ state: inout PulseRenderState, handoff: Puls
 @_noLocks
 private func pulseStep(
     _ state: inout PulseRenderState, box: UnsafeMutablePointer<PulseStream>, ring: SampleRing, shared: RenderShared,
-    handoff: PulseHandoff
+    handoff: HandoffSlots
 ) {
     let stream = box.pointee.stream
     // (Not one `&&` chain: its right side is a closure, which would retain.)
@@ -141,7 +123,7 @@ private func pulseStep(
         // stream plays (a new stream, one just uncorked), ask for one and wait for it, a few
         // milliseconds, rather than cut at a guessed frame. The sound plays on meanwhile. (A
         // stream that ran dry has nothing left to fade: no wait.)
-        let start = monotonicNanoseconds()
+        let start = RealTime.monotonicNanoseconds()
         if state.stopWaitUntil == 0 { state.stopWaitUntil = start + stopTimingWait }
         var wait = start < state.stopWaitUntil
         if wait { wait = !hasFreshTiming(&state, box: box) }
@@ -182,7 +164,7 @@ private func pulseStep(
             // uncork, so a STOP soon after waits for a timing reply taken since (one from before
             // says where it was reading silence, and a fade placed by it cut the sound on
             // pipewire-pulse), and one is asked for at once.
-            state.uncorkedAt = wallMicroseconds()
+            state.uncorkedAt = RealTime.wallMicroseconds()
             state.timingAskedAt = 0
         }
         state.corkAt = 0
@@ -194,7 +176,7 @@ private func pulseStep(
                 _unsafePerformance { pa_operation_unref(operation) }
             }
             state.corked = false
-            state.uncorkedAt = wallMicroseconds()
+            state.uncorkedAt = RealTime.wallMicroseconds()
             // Where the server reads is asked at once, so that a STOP soon after finds it known.
             state.timingAskedAt = 0
         }
@@ -208,7 +190,7 @@ private func pulseStep(
         }
     }
 
-    let now = monotonicNanoseconds()
+    let now = RealTime.monotonicNanoseconds()
     if !state.corked && !pending {
         if box.pointee.signals.pointee.underflow {
             box.pointee.signals.pointee.underflow = false
@@ -251,7 +233,7 @@ private let stopTimingWait: UInt64 = 60_000_000
 @_noLocks
 private func runMainloop(
     _ state: inout PulseRenderState, box: UnsafeMutablePointer<PulseStream>, timeout: Int32, shared: RenderShared,
-    handoff: PulseHandoff
+    handoff: HandoffSlots
 ) {
     // pa_mainloop_prepare, poll and dispatch: one wait on the server's socket, its timers and our
     // eventfd, then the callbacks (which only set flags).
@@ -370,7 +352,7 @@ private func firstUnreadFrame(_ box: UnsafeMutablePointer<PulseStream>, written:
     else { return written }
     let rate = UInt64(box.pointee.sampleRate)
     let stamp = UInt64(info.timestamp.tv_sec) &* 1_000_000 &+ UInt64(info.timestamp.tv_usec)
-    let now = wallMicroseconds()
+    let now = RealTime.wallMicroseconds()
     let age = now > stamp ? now - stamp : 0
     let moved = (age < 1_000_000 ? age : 1_000_000) * rate / 1_000_000
     var margin = rate / 500
@@ -396,7 +378,7 @@ private func hasFreshTiming(_ state: inout PulseRenderState, box: UnsafeMutableP
     let stamp = UInt64(info.timestamp.tv_sec) &* 1_000_000 &+ UInt64(info.timestamp.tv_usec)
     guard stamp > state.uncorkedAt else { return false }
     let period = UInt64(box.pointee.periodFrames) * 1_000_000 / UInt64(max(box.pointee.sampleRate, 1))
-    let now = wallMicroseconds()
+    let now = RealTime.wallMicroseconds()
     return now <= stamp || now - stamp <= period + 5_000
 }
 
@@ -444,41 +426,14 @@ private func discardStep(_ state: inout PulseRenderState, ring: SampleRing, shar
     discardFromStream(&state.core, available: requests.available, ring: ring)
     publishStreamPosition(&state.core, queued: 0, running: false, ring: ring, shared: shared)
     if requests.available > 0 { return }
-    let fd = shared.renderWakeFD
-    var descriptor = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
-    // poll and read: a plain wait on our own eventfd, then resetting its counter.
-    _ = _unsafePerformance { poll(&descriptor, 1, -1) }
-    if descriptor.revents != 0 {
-        var counter: UInt64 = 0
-        _ = _unsafePerformance { read(fd, &counter, MemoryLayout<UInt64>.size) }
-    }
+    RealTime.wait(on: shared.renderWakeFD, milliseconds: -1)
 }
 
 /// Stops using the stream until the synth thread installs another, and records why.
 @_noLocks
 private func markBroken(
-    _ state: inout PulseRenderState, serial: UInt64, code: Int32, shared: RenderShared, handoff: PulseHandoff
+    _ state: inout PulseRenderState, serial: UInt64, code: Int32, shared: RenderShared, handoff: HandoffSlots
 ) {
     state.broken = true
-    shared.lastFailureCode.store(code, ordering: .relaxed)
-    _ = shared.deviceFailures.add(1, ordering: .releasing)
-    handoff.broken.store(serial, ordering: .releasing)
-    wake(shared.controlWakeFD)
-}
-
-@_noLocks
-private func monotonicNanoseconds() -> UInt64 {
-    var now = timespec()
-    // clock_gettime: served by the vDSO without a system call; no allocation.
-    _ = _unsafePerformance { clock_gettime(CLOCK_MONOTONIC, &now) }
-    return UInt64(now.tv_sec) &* 1_000_000_000 &+ UInt64(now.tv_nsec)
-}
-
-/// The wall clock in µs: libpulse stamps its timing replies with it.
-@_noLocks
-private func wallMicroseconds() -> UInt64 {
-    var now = timespec()
-    // clock_gettime: served by the vDSO without a system call; no allocation.
-    _ = _unsafePerformance { clock_gettime(CLOCK_REALTIME, &now) }
-    return UInt64(now.tv_sec) &* 1_000_000 &+ UInt64(now.tv_nsec) / 1000
+    shared.reportFailure(code: code, operation: 0, serial: serial)
 }

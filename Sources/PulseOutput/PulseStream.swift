@@ -1,5 +1,5 @@
 internal import CPulse
-import AudioOutput
+import AudioStream
 import Glibc
 import System
 

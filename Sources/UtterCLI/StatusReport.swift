@@ -1,4 +1,5 @@
 import AudioOutput
+import AudioStream
 import Configuration
 import OnnxRuntime
 import JapaneseReading

@@ -1,4 +1,5 @@
 package import AudioOutput
+package import AudioStream
 package import Configuration
 import PipeWireOutput
 import PulseOutput

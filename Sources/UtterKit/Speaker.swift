@@ -1,4 +1,5 @@
 import AudioOutput
+import AudioStream
 import AudioSinks
 import Configuration
 public import Logging

@@ -1,4 +1,5 @@
 import AudioOutput
+import AudioStream
 import Glibc
 import Synchronization
 import Testing
