@@ -118,7 +118,8 @@ let package = Package(
         // render state, the hand-off of devices and streams, the render side's requests, fades and
         // clock, and StreamSink.
         .target(name: "AudioStream", dependencies: ["AudioSinks", "System"], swiftSettings: upcoming),
-        .target(name: "AudioOutput", dependencies: ["CALSA", "AudioStream", "AudioSinks", "System"], swiftSettings: upcoming),
+        // The ALSA backend: devices opened by name (alsa-lib), played by a render thread of its own.
+        .target(name: "ALSAOutput", dependencies: ["CALSA", "AudioStream", "AudioSinks", "System"], swiftSettings: upcoming),
         // PulseAudio's native protocol (PulseAudio itself, or PipeWire's pipewire-pulse).
         .target(name: "PulseOutput", dependencies: ["CPulse", "AudioStream", "AudioSinks", "System"], swiftSettings: upcoming),
         // Playback through PipeWire's native API, on the stream render core.
@@ -145,7 +146,7 @@ let package = Package(
         .target(
             name: "UtterKit",
             dependencies: [
-                "Speech", "AudioSinks", "AudioStream", "AudioOutput", "PulseOutput", "PipeWireOutput", "SoundFiles", "Playback", "SSML", "Voices",
+                "Speech", "AudioSinks", "AudioStream", "ALSAOutput", "PulseOutput", "PipeWireOutput", "SoundFiles", "Playback", "SSML", "Voices",
                 "Configuration", "ModuleProtocol", "RegularFiles", "System", "OnnxRuntime", "Piper",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "RealModule", package: "swift-numerics"),
@@ -155,7 +156,7 @@ let package = Package(
         .target(
             name: "UtterModule",
             dependencies: [
-                "UtterKit", "ModuleProtocol", "SSML", "Configuration", "Voices", "AudioSinks", "AudioOutput",
+                "UtterKit", "ModuleProtocol", "SSML", "Configuration", "Voices", "AudioSinks", "ALSAOutput",
                 "Playback", "Speech", "System", "RegularFiles", "History",
                 .product(name: "Logging", package: "swift-log"),
             ],
@@ -170,7 +171,7 @@ let package = Package(
         .target(
             name: "UtterCLI",
             dependencies: [
-                "UtterKit", "SpeechDispatcherClient", "AudioOutput", "AudioStream", "PulseOutput", "Configuration", "RegularFiles",
+                "UtterKit", "SpeechDispatcherClient", "ALSAOutput", "AudioStream", "PulseOutput", "Configuration", "RegularFiles",
                 "System", "SSML",
                 "Voices", "SoundFiles", "Reading", "Sentences", "Scenario", "Piper", "OnnxRuntime", "JapaneseReading",
                 "History",
@@ -211,15 +212,16 @@ let package = Package(
         .testTarget(name: "PlaybackTests", dependencies: ["Playback", "SSML"], swiftSettings: upcoming),
         .testTarget(name: "SystemTests", dependencies: ["System"], swiftSettings: upcoming),
         .testTarget(name: "ScenarioTests", dependencies: ["Scenario", "TestSupport"], swiftSettings: upcoming),
+        .testTarget(name: "AudioStreamTests", dependencies: ["AudioStream"], swiftSettings: upcoming),
         .testTarget(
-            name: "AudioOutputTests", dependencies: ["AudioOutput", "AudioStream", "AudioSinks", "System", "TestSupport"],
+            name: "ALSAOutputTests", dependencies: ["ALSAOutput", "AudioStream", "AudioSinks", "System", "TestSupport"],
             swiftSettings: upcoming),
         .testTarget(
             name: "UtterKitTests", dependencies: ["UtterKit", "TestSupport", "System"], swiftSettings: upcoming),
         .testTarget(
             name: "ModuleTests",
             dependencies: [
-                "sd_utter", "utter", "UtterModule", "UtterKit", "Speech", "AudioOutput", "AudioStream", "PipeWireOutput", "AudioSinks",
+                "sd_utter", "utter", "UtterModule", "UtterKit", "Speech", "ALSAOutput", "AudioStream", "PipeWireOutput", "AudioSinks",
                 "System", "Voices", "ModuleProtocol", "Configuration", "SSML", "Playback", "TestSupport", "UtterCLI",
                 "OnnxRuntime", "JapaneseReading", "History", .product(name: "Logging", package: "swift-log"),
             ],

@@ -1,4 +1,4 @@
-package import AudioOutput
+package import ALSAOutput
 package import AudioStream
 package import Configuration
 import PipeWireOutput

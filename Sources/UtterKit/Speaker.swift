@@ -1,4 +1,4 @@
-import AudioOutput
+import ALSAOutput
 import AudioStream
 import AudioSinks
 import Configuration
@@ -74,7 +74,7 @@ public final class Speaker: Sendable {
                 case .device(let name, let alsaText):
                     let device = name ?? "default"
                     let period = max(32, sampleRate * configuration.periodMilliseconds / 1000)
-                    let audio = try AudioOutput(
+                    let audio = try ALSASink(
                         configuration: AudioConfiguration(
                             deviceName: device, alsaConfigText: alsaText, sampleRate: sampleRate, periodFrames: period,
                             bufferFrames: period * configuration.bufferPeriods),

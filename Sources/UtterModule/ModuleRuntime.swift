@@ -1,5 +1,5 @@
 // What INIT and AUDIO set up: the configuration, the voices, the engine and the audio device.
-import AudioOutput
+import ALSAOutput
 import Configuration
 import Logging
 import ModuleProtocol
@@ -43,7 +43,7 @@ extension ModuleServer {
             (backend, plugin) = routeForALSA()
         }
         let pipeline: SpeechPipeline
-        let audio: AudioOutput?
+        let audio: ALSASink?
         do {
             (pipeline, audio) = try makePipeline(engine: engine, backend: backend, plugin: plugin)
         } catch {
@@ -81,8 +81,8 @@ extension ModuleServer {
     /// server and sink `plugin` names when it stands in for an ALSA plugin device.
     func makePipeline(
         engine: consuming EspeakEngine, backend: AudioBackend, plugin: SoundServerPlugin? = nil
-    ) throws -> (SpeechPipeline, AudioOutput?) {
-        var audio: AudioOutput?
+    ) throws -> (SpeechPipeline, ALSASink?) {
+        var audio: ALSASink?
         let pipeline = try SpeechPipeline(
             engine: engine, logger: logSink.logger(label: "utter.synth"),
             japaneseDictionary: configuration.japaneseDictionary,
@@ -100,7 +100,7 @@ extension ModuleServer {
             case .alsa, .auto:
                 break
             }
-            let device = try AudioOutput(configuration: audioConfiguration(sampleRate: sampleRate), controlWake: wake)
+            let device = try ALSASink(configuration: audioConfiguration(sampleRate: sampleRate), controlWake: wake)
             audio = device
             return device
         }

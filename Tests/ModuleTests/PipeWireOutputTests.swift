@@ -1,4 +1,4 @@
-import AudioOutput
+import ALSAOutput
 import AudioStream
 import AudioSinks
 import Glibc

@@ -6,7 +6,7 @@ import System
 // The render thread: real-time. Everything in this file, RenderStop.swift, RenderDevice.swift and
 // what they call in AudioStream runs on it and is checked by the compiler (`@_noLocks`): no locks,
 // no allocation, no logging, no String, no Array. It never opens or closes a device; it adopts and
-// retires them through a ``Handoff`` (see `AudioOutput.beginJob`). Its C calls are in
+// retires them through a ``Handoff`` (see `ALSASink.beginJob`). Its C calls are in
 // ALSA+RealTime.swift. (In a debug build the `@_noLocks` check cannot see into other files, so
 // every function the loop calls elsewhere carries the attribute itself.)
 

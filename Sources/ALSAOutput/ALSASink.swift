@@ -14,7 +14,7 @@ import Synchronization
 /// Positions are absolute sample positions in the ring (see ``SampleRing``). The render thread wakes
 /// the control thread by writing 1 to `controlWakeFD`; wakes may coalesce or come spuriously, so the
 /// control thread re-reads the state it cares about after each one.
-public final class AudioOutput: SampleSink {
+public final class ALSASink: SampleSink {
     let ring: SampleRing
     let shared: RenderShared
     private let handoff = Handoff<PCMDevice>()
@@ -99,7 +99,7 @@ public final class AudioOutput: SampleSink {
     /// are discarded as if played (so its events complete), and the error is thrown for the caller
     /// to log. Job ids must grow from 1.
     public func beginJob(_ job: UInt64, continuing: Bool = false) throws -> UInt64 {
-        precondition(job > shared.currentJob.load(ordering: .relaxed), "AudioOutput job ids must grow")
+        precondition(job > shared.currentJob.load(ordering: .relaxed), "ALSASink job ids must grow")
         let failure = ensureDevice()
 
         let start = ring.writePosition

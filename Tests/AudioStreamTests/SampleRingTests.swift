@@ -1,4 +1,3 @@
-import AudioOutput
 import AudioStream
 import Glibc
 import Synchronization
