@@ -173,13 +173,7 @@ private func waitForWork(_ state: inout RenderState, queued: Int, shared: Render
             // again. Draining plays them out, blocking at most one buffer; preparing readies the
             // device for the next sound. On hardware the queue is empty by now and the drain
             // returns at once.
-            let drained = RealTimePCM.drain(pcm)
-            let prepared = drained < 0 ? drained : RealTimePCM.prepare(pcm)
-            if drained < 0 || prepared < 0 {
-                markBroken(
-                    &state, shared: shared, code: drained < 0 ? drained : prepared,
-                    operation: drained < 0 ? RenderOperation.drain : RenderOperation.prepare)
-            }
+            endAndPrepare(&state, pcm: pcm, shared: shared, draining: true)
             state.queuedAtTimeout = -1
             return
         }

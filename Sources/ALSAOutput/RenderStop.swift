@@ -70,11 +70,18 @@ func silence(
 /// Drops whatever the device holds and readies it for the next sound.
 @_noLocks
 func dropAndPrepare(_ state: inout RenderState, pcm: OpaquePointer, shared: RenderShared) {
-    let dropped = RealTimePCM.drop(pcm)
-    let prepared = dropped < 0 ? dropped : RealTimePCM.prepare(pcm)
-    if dropped < 0 || prepared < 0 {
+    endAndPrepare(&state, pcm: pcm, shared: shared, draining: false)
+}
+
+/// Ends what the device holds, played out (`draining`) or dropped, and readies it for the next sound.
+@_noLocks
+func endAndPrepare(_ state: inout RenderState, pcm: OpaquePointer, shared: RenderShared, draining: Bool) {
+    let ended = draining ? RealTimePCM.drain(pcm) : RealTimePCM.drop(pcm)
+    let prepared = ended < 0 ? ended : RealTimePCM.prepare(pcm)
+    if ended < 0 || prepared < 0 {
+        let failed = draining ? RenderOperation.drain : RenderOperation.drop
         markBroken(
-            &state, shared: shared, code: dropped < 0 ? dropped : prepared,
-            operation: dropped < 0 ? RenderOperation.drop : RenderOperation.prepare)
+            &state, shared: shared, code: ended < 0 ? ended : prepared,
+            operation: ended < 0 ? failed : RenderOperation.prepare)
     }
 }
