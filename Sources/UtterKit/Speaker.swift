@@ -1,5 +1,7 @@
 import ALSAOutput
 import AudioStream
+import PipeWireOutput
+import PulseOutput
 import AudioSinks
 import Configuration
 public import Logging
@@ -88,8 +90,9 @@ public final class Speaker: Sendable {
                 case .pulseAudio(let server):
                     let sink: StreamSink
                     do {
-                        sink = try SoundSession.pulseSink(
-                            configuration: configuration, sampleRate: sampleRate, wake: wake, server: server)
+                        sink = try SoundSession.sink(
+                            on: PulseOutput.self, configuration: configuration, sampleRate: sampleRate, wake: wake,
+                            address: server)
                         try sink.prepare()
                     } catch {
                         throw SpeakerError.deviceUnavailable(
@@ -99,8 +102,9 @@ public final class Speaker: Sendable {
                 case .pipeWire(let remote):
                     let sink: StreamSink
                     do {
-                        sink = try SoundSession.pipeWireSink(
-                            configuration: configuration, sampleRate: sampleRate, wake: wake, remote: remote)
+                        sink = try SoundSession.sink(
+                            on: PipeWireOutput.self, configuration: configuration, sampleRate: sampleRate, wake: wake,
+                            address: remote)
                         try sink.prepare()
                     } catch {
                         throw SpeakerError.deviceUnavailable(device: remote ?? "the session's PipeWire", reason: "\(error)")

@@ -89,16 +89,10 @@ extension ModuleServer {
             neural: NeuralModelStore.Settings(
                 loadedLimit: configuration.neuralVoicesLoaded, idleSeconds: configuration.neuralIdleSeconds)
         ) { wake, sampleRate in
-            switch backend {
-            case .pulse:
-                return try SoundSession.pulseSink(
-                    configuration: configuration, sampleRate: sampleRate, wake: wake, server: plugin?.address,
-                    sink: plugin?.sink)
-            case .pipewire:
-                return try SoundSession.pipeWireSink(
-                    configuration: configuration, sampleRate: sampleRate, wake: wake, remote: plugin?.address)
-            case .alsa, .auto:
-                break
+            if let server = SoundSession.server(for: backend) {
+                return try SoundSession.sink(
+                    on: server, configuration: configuration, sampleRate: sampleRate, wake: wake,
+                    address: plugin?.address, sink: plugin?.sink)
             }
             let device = try ALSASink(configuration: audioConfiguration(sampleRate: sampleRate), controlWake: wake)
             audio = device
