@@ -114,13 +114,18 @@ let package = Package(
         // I/O layers.
         .target(name: "RegularFiles", dependencies: ["System"], swiftSettings: upcoming),
         .target(name: "AudioSinks", dependencies: ["System"], swiftSettings: upcoming),
-        .target(name: "AudioOutput", dependencies: ["CALSA", "AudioSinks", "System"], swiftSettings: upcoming),
+        // The audio stream core every backend plays from, C-free: the sample ring, the shared
+        // render state, the hand-off of devices and streams, the render side's requests, fades and
+        // clock, and StreamSink.
+        .target(name: "AudioStream", dependencies: ["AudioSinks", "System"], swiftSettings: upcoming),
+        // The ALSA backend: devices opened by name (alsa-lib), played by a render thread of its own.
+        .target(name: "ALSAOutput", dependencies: ["CALSA", "AudioStream", "AudioSinks", "System"], swiftSettings: upcoming),
         // PulseAudio's native protocol (PulseAudio itself, or PipeWire's pipewire-pulse).
-        .target(name: "PulseOutput", dependencies: ["CPulse", "AudioOutput", "AudioSinks", "System"], swiftSettings: upcoming),
-        // Playback through PipeWire's native API, on AudioOutput's stream render core.
+        .target(name: "PulseOutput", dependencies: ["CPulse", "AudioStream", "AudioSinks", "System"], swiftSettings: upcoming),
+        // Playback through PipeWire's native API, on the stream render core.
         .target(
             name: "PipeWireOutput",
-            dependencies: ["AudioOutput", "AudioSinks", "System", "CPipeWireShims"],
+            dependencies: ["AudioStream", "AudioSinks", "System", "CPipeWireShims"],
             swiftSettings: upcoming),
         // The only user of COnnxRuntime: ONNX Runtime found and opened at run time, sessions, runs.
         .target(name: "OnnxRuntime", dependencies: ["COnnxRuntime", "System"], swiftSettings: upcoming),
@@ -141,7 +146,7 @@ let package = Package(
         .target(
             name: "UtterKit",
             dependencies: [
-                "Speech", "AudioSinks", "AudioOutput", "PulseOutput", "PipeWireOutput", "SoundFiles", "Playback", "SSML", "Voices",
+                "Speech", "AudioSinks", "AudioStream", "ALSAOutput", "PulseOutput", "PipeWireOutput", "SoundFiles", "Playback", "SSML", "Voices",
                 "Configuration", "ModuleProtocol", "RegularFiles", "System", "OnnxRuntime", "Piper",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "RealModule", package: "swift-numerics"),
@@ -151,7 +156,7 @@ let package = Package(
         .target(
             name: "UtterModule",
             dependencies: [
-                "UtterKit", "ModuleProtocol", "SSML", "Configuration", "Voices", "AudioSinks", "AudioOutput",
+                "UtterKit", "ModuleProtocol", "SSML", "Configuration", "Voices", "AudioSinks", "ALSAOutput",
                 "Playback", "Speech", "System", "RegularFiles", "History",
                 .product(name: "Logging", package: "swift-log"),
             ],
@@ -166,7 +171,7 @@ let package = Package(
         .target(
             name: "UtterCLI",
             dependencies: [
-                "UtterKit", "SpeechDispatcherClient", "AudioOutput", "PulseOutput", "Configuration", "RegularFiles",
+                "UtterKit", "SpeechDispatcherClient", "ALSAOutput", "AudioStream", "Configuration", "RegularFiles",
                 "System", "SSML",
                 "Voices", "SoundFiles", "Reading", "Sentences", "Scenario", "Piper", "OnnxRuntime", "JapaneseReading",
                 "History",
@@ -207,15 +212,16 @@ let package = Package(
         .testTarget(name: "PlaybackTests", dependencies: ["Playback", "SSML"], swiftSettings: upcoming),
         .testTarget(name: "SystemTests", dependencies: ["System"], swiftSettings: upcoming),
         .testTarget(name: "ScenarioTests", dependencies: ["Scenario", "TestSupport"], swiftSettings: upcoming),
+        .testTarget(name: "AudioStreamTests", dependencies: ["AudioStream"], swiftSettings: upcoming),
         .testTarget(
-            name: "AudioOutputTests", dependencies: ["AudioOutput", "AudioSinks", "System", "TestSupport"],
+            name: "ALSAOutputTests", dependencies: ["ALSAOutput", "AudioStream", "AudioSinks", "System", "TestSupport"],
             swiftSettings: upcoming),
         .testTarget(
             name: "UtterKitTests", dependencies: ["UtterKit", "TestSupport", "System"], swiftSettings: upcoming),
         .testTarget(
             name: "ModuleTests",
             dependencies: [
-                "sd_utter", "utter", "UtterModule", "UtterKit", "Speech", "AudioOutput", "PipeWireOutput", "AudioSinks",
+                "sd_utter", "utter", "UtterModule", "UtterKit", "Speech", "ALSAOutput", "AudioStream", "PipeWireOutput", "AudioSinks",
                 "System", "Voices", "ModuleProtocol", "Configuration", "SSML", "Playback", "TestSupport", "UtterCLI",
                 "OnnxRuntime", "JapaneseReading", "History", .product(name: "Logging", package: "swift-log"),
             ],

@@ -1,4 +1,4 @@
-package import AudioOutput
+package import AudioStream
 internal import CPipeWireShims
 import Glibc
 import Synchronization

@@ -1,4 +1,4 @@
-public import AudioOutput
+public import AudioStream
 public import System
 
 /// Speech played through PipeWire's native API (libpipewire-0.3), not through an ALSA plugin or
@@ -15,5 +15,33 @@ public enum PipeWireOutput {
             try PipeWireConnection(
                 ring: ring, shared: shared, sampleRate: sampleRate, periodFrames: periodFrames, remote: remote)
         }
+    }
+}
+
+extension PipeWireOutput: SoundServerBackend {
+    package static let name = "pipewire"
+    package static let library = "libpipewire"
+
+    /// Whether a PipeWire server's socket is there, found as libpipewire finds it:
+    /// `PIPEWIRE_REMOTE`, else `pipewire-0` in `PIPEWIRE_RUNTIME_DIR` or the runtime folder.
+    package static var isPresent: Bool {
+        if let remote = Environment.value("PIPEWIRE_REMOTE"), !remote.isEmpty { return true }
+        for variable in ["PIPEWIRE_RUNTIME_DIR", "XDG_RUNTIME_DIR"] {
+            if let folder = Environment.value(variable), !folder.isEmpty {
+                return FileSystem.exists(folder + "/pipewire-0")
+            }
+        }
+        return false
+    }
+
+    /// (PipeWire plays to its default node: `request.sink` is not followed.)
+    package static func makeSink(_ request: SinkRequest) throws(StreamError) -> StreamSink {
+        try sink(
+            sampleRate: request.sampleRate, periodFrames: request.periodFrames, ringCapacity: request.ringCapacity,
+            remote: request.address, controlWake: request.controlWake)
+    }
+
+    package static func probe(address: String?) -> StreamError? {
+        probeWithSink(address: address)
     }
 }

@@ -1,4 +1,4 @@
-import AudioOutput
+import AudioStream
 import Synchronization
 
 // The render side of the PipeWire stream: the one consumer of the sample ring. While a stream
@@ -246,29 +246,4 @@ extension PipeWireRenderSide {
 @_noLocks
 private func isFading(_ state: inout StreamRenderState) -> Bool {
     state.isFading
-}
-
-/// The stream's process callback (PipeWire's data thread), handed to C: `data` is the render side.
-///
-/// The one function on the data thread the compiler does not check: it turns the unmanaged
-/// references into the parameters the checked functions take. (Debug builds copy them into the
-/// closures: a retain and a release of objects the connection keeps alive past the stream, so
-/// nothing is ever freed or locked here; optimized builds copy nothing.)
-func pipeWireProcess(
-    _ data: UnsafeMutableRawPointer?, _ samples: UnsafeMutablePointer<Int16>?, _ frames: UInt32, _ pending: UInt64,
-    _ cycleTime: UInt64, _ wakeLoop: UnsafeMutablePointer<Bool>?
-) -> UInt32 {
-    guard let data, let samples else { return 0 }
-    let side = Unmanaged<PipeWireRenderSide>.fromOpaque(data)
-    let (filled, sleep) = side._withUnsafeGuaranteedRef { side in
-        side.ringReference._withUnsafeGuaranteedRef { ring in
-            side.sharedReference._withUnsafeGuaranteedRef { shared in
-                side.process(
-                    into: samples, frames: Int(frames), pending: pending, cycleTime: cycleTime, ring: ring,
-                    shared: shared)
-            }
-        }
-    }
-    wakeLoop?.pointee = sleep
-    return UInt32(filled)
 }

@@ -1,4 +1,4 @@
-public import AudioOutput
+public import AudioStream
 public import System
 
 /// Playback through a PulseAudio-protocol server (PulseAudio, or PipeWire's pipewire-pulse) with
@@ -33,5 +33,29 @@ public enum PulseOutput {
                     server: server, sink: sink, sampleRate: sampleRate, periodFrames: periodFrames,
                     bufferFrames: bufferFrames))
         }
+    }
+}
+
+extension PulseOutput: SoundServerBackend {
+    package static let name = "pulse"
+    package static let library = "libpulse"
+
+    /// Whether a PulseAudio-protocol server (PulseAudio, or PipeWire's pipewire-pulse) is there to
+    /// answer, found as libpulse finds it: `PULSE_SERVER`, else the socket in the runtime folder.
+    package static var isPresent: Bool {
+        if let server = Environment.value("PULSE_SERVER"), !server.isEmpty { return true }
+        guard let runtime = Environment.value("XDG_RUNTIME_DIR"), !runtime.isEmpty else { return false }
+        return FileSystem.exists(runtime + "/pulse/native")
+    }
+
+    package static func makeSink(_ request: SinkRequest) throws(StreamError) -> StreamSink {
+        try sink(
+            sampleRate: request.sampleRate, periodFrames: request.periodFrames, bufferFrames: request.bufferFrames,
+            ringCapacity: request.ringCapacity, server: request.address, sink: request.sink,
+            controlWake: request.controlWake)
+    }
+
+    package static func probe(address: String?) -> StreamError? {
+        probe(server: address)
     }
 }

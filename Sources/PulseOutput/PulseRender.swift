@@ -1,29 +1,13 @@
 internal import CPulse
-import AudioOutput
-import Glibc
+import AudioStream
 import Synchronization
+import System
 
 // The render thread of the PulseAudio backend: real-time, checked by the compiler (`@_noLocks`):
 // no locks, no allocation, no logging, no String, no Array in this file. It runs the stream's main
 // loop and answers the server's requests from the sample ring (StreamRender.swift). It never opens
-// or closes a stream; it adopts and retires them through mailboxes (see `PulseConnection`). The
-// libpulse calls sit in `_unsafePerformance`, each with a comment on why it is acceptable here:
-// they queue commands on the connection's socket and read the stream's state without waiting for
-// the server, and buffers come from libpulse's preallocated shared-memory pool.
-
-/// The mailboxes and flags the render thread shares with the synth thread.
-final class PulseHandoff: Sendable {
-    /// A stream (or "none") for the render thread to adopt (synth).
-    let install = PulseMailbox()
-    /// A stream the render thread stopped using, for the synth thread to close (render).
-    let retired = PulseMailbox()
-    /// The stream the render thread held when it exited (render).
-    let exit = PulseMailbox()
-    /// Counts the adoptions from `install` (render).
-    let adoptions = Atomic<UInt64>(0)
-    /// The serial of the last stream that failed, so the synth thread opens another (render).
-    let broken = Atomic<UInt64>(0)
-}
+// or closes a stream; it adopts and retires them through a ``Handoff`` (see `PulseConnection`).
+// Its libpulse calls are in Pulse+RealTime.swift.
 
 /// What the render thread keeps between steps.
 struct PulseRenderState: ~Copyable {
@@ -71,11 +55,11 @@ struct PulseRenderState: ~Copyable {
 
 /// Runs the render loop until `shared.running` is cleared.
 @_noLocks
-func runPulseLoop(_ state: inout PulseRenderState, ring: SampleRing, shared: RenderShared, handoff: PulseHandoff) {
+func runPulseLoop(_ state: inout PulseRenderState, ring: SampleRing, shared: RenderShared, handoff: HandoffSlots) {
     while shared.running.load(ordering: .acquiring) {
         adoptInstalledStream(&state, handoff: handoff)
         if let box = state.stream, !state.broken {
-            pulseStep(&state, box: box, ring: ring, shared: shared, handoff: handoff)
+            pulseStep(&state, box: box, ring: ring, shared: shared)
         } else {
             discardStep(&state, ring: ring, shared: shared)
         }
@@ -86,50 +70,43 @@ func runPulseLoop(_ state: inout PulseRenderState, ring: SampleRing, shared: Ren
 @_noLocks
 func finishPulseLoop(_ state: inout PulseRenderState) {
     if let timing = state.timing {
-        // pa_operation_unref: a request's reference to the stream and context, dropped.
-        _unsafePerformance { pa_operation_unref(timing) }
+        RealTimePulse.release(timing)
         state.timing = nil
     }
 }
 
 /// Takes the stream the synth thread installed, if any, handing the old one back to be closed.
 @_noLocks
-private func adoptInstalledStream(_ state: inout PulseRenderState, handoff: PulseHandoff) {
-    guard !handoff.install.isEmpty() else { return }
-    // Only we fill the retired mailbox: while the synth thread has not emptied it, keep playing.
-    if state.stream != nil {
-        if !handoff.retired.isEmpty() { return }
-    }
-    let content = handoff.install.take()
+private func adoptInstalledStream(_ state: inout PulseRenderState, handoff: HandoffSlots) {
+    var current: UnsafeMutableRawPointer? = nil
+    if let stream = state.stream { current = UnsafeMutableRawPointer(stream) }
+    let content = handoff.takeInstalled(holding: current)
     if case .empty = content { return }
-    if let old = state.stream {
+    if state.stream != nil {
         if let timing = state.timing {
-            // pa_operation_unref: drops our reference to a request of the old stream.
-            _unsafePerformance { pa_operation_unref(timing) }
+            RealTimePulse.release(timing)
             state.timing = nil
         }
-        _ = handoff.retired.replace(with: .stream(old))
     }
+    handoff.finishAdoption(retiring: current)
     state.broken = false
     state.corked = true
     state.corkAt = 0
     state.written = 0
     state.silenceFrom = .max
     state.runRing = state.core.handedOver
-    if case .stream(let box) = content {
-        state.stream = box
+    if case .handle(let raw) = content {
+        state.stream = raw.assumingMemoryBound(to: PulseStream.self)
     } else {
         state.stream = nil
     }
-    _ = handoff.adoptions.add(1, ordering: .releasing)
 }
 
 /// One turn with a working stream: requests, a flush on STOP, frames written, the position
 /// published, then a wait in the stream's main loop.
 @_noLocks
 private func pulseStep(
-    _ state: inout PulseRenderState, box: UnsafeMutablePointer<PulseStream>, ring: SampleRing, shared: RenderShared,
-    handoff: PulseHandoff
+    _ state: inout PulseRenderState, box: UnsafeMutablePointer<PulseStream>, ring: SampleRing, shared: RenderShared
 ) {
     let stream = box.pointee.stream
     // (Not one `&&` chain: its right side is a closure, which would retain.)
@@ -141,14 +118,14 @@ private func pulseStep(
         // stream plays (a new stream, one just uncorked), ask for one and wait for it, a few
         // milliseconds, rather than cut at a guessed frame. The sound plays on meanwhile. (A
         // stream that ran dry has nothing left to fade: no wait.)
-        let start = monotonicNanoseconds()
+        let start = RealTime.monotonicNanoseconds()
         if state.stopWaitUntil == 0 { state.stopWaitUntil = start + stopTimingWait }
         var wait = start < state.stopWaitUntil
         if wait { wait = !hasFreshTiming(&state, box: box) }
         if wait {
             if state.timing == nil { requestTiming(&state, stream: stream, now: start) }
             let left = Int32(truncatingIfNeeded: (state.stopWaitUntil - start) / 1000)
-            runMainloop(&state, box: box, timeout: left, shared: shared, handoff: handoff)
+            runMainloop(&state, box: box, timeout: left, shared: shared)
             return
         }
     }
@@ -182,19 +159,16 @@ private func pulseStep(
             // uncork, so a STOP soon after waits for a timing reply taken since (one from before
             // says where it was reading silence, and a fade placed by it cut the sound on
             // pipewire-pulse), and one is asked for at once.
-            state.uncorkedAt = wallMicroseconds()
+            state.uncorkedAt = RealTime.wallMicroseconds()
             state.timingAskedAt = 0
         }
         state.corkAt = 0
         // New frames: the stream is no longer dry (an underflow reported before them is stale).
         if requests.available > 0 { box.pointee.signals.pointee.underflow = false }
         if state.corked {
-            // pa_stream_cork(0): queues the uncork command.
-            if let operation = _unsafePerformance({ pa_stream_cork(stream, 0, nil, nil) }) {
-                _unsafePerformance { pa_operation_unref(operation) }
-            }
+            RealTimePulse.cork(stream, false)
             state.corked = false
-            state.uncorkedAt = wallMicroseconds()
+            state.uncorkedAt = RealTime.wallMicroseconds()
             // Where the server reads is asked at once, so that a STOP soon after finds it known.
             state.timingAskedAt = 0
         }
@@ -208,20 +182,18 @@ private func pulseStep(
         }
     }
 
-    let now = monotonicNanoseconds()
+    let now = RealTime.monotonicNanoseconds()
     if !state.corked && !pending {
         if box.pointee.signals.pointee.underflow {
             box.pointee.signals.pointee.underflow = false
             // The server has read everything; what it mixed already plays out of the sink first.
-            // pa_stream_get_timing_info: reads the last timing reply, kept by libpulse.
-            let sinkLatency = _unsafePerformance { pa_stream_get_timing_info(stream) }.map { $0.pointee.sink_usec } ?? 0
+            var sinkLatency: UInt64 = 0
+            if let timing = RealTimePulse.timing(stream) { sinkLatency = timing.sink_usec }
             state.corkAt = now + (sinkLatency < 500_000 ? sinkLatency : 500_000) * 1000 + 10_000_000
         }
         if state.corkAt != 0 && now >= state.corkAt {
-            // pa_stream_cork(1): a corked stream costs no wakeups, here or in the server.
-            if let operation = _unsafePerformance({ pa_stream_cork(stream, 1, nil, nil) }) {
-                _unsafePerformance { pa_operation_unref(operation) }
-            }
+            // A corked stream costs no wakeups, here or in the server.
+            RealTimePulse.cork(stream, true)
             state.corked = true
             state.corkAt = 0
         }
@@ -241,7 +213,7 @@ private func pulseStep(
             if !pending && queuedNow == 0 { timeout = untilCork }
         }
     }
-    runMainloop(&state, box: box, timeout: timeout, shared: shared, handoff: handoff)
+    runMainloop(&state, box: box, timeout: timeout, shared: shared)
 }
 
 /// How long a STOP waits at most for a timing reply before placing its fade from what is known.
@@ -250,21 +222,11 @@ private let stopTimingWait: UInt64 = 60_000_000
 /// One wait of the stream's main loop (`timeout` µs, -1: none), then the stream's health checked.
 @_noLocks
 private func runMainloop(
-    _ state: inout PulseRenderState, box: UnsafeMutablePointer<PulseStream>, timeout: Int32, shared: RenderShared,
-    handoff: PulseHandoff
+    _ state: inout PulseRenderState, box: UnsafeMutablePointer<PulseStream>, timeout: Int32, shared: RenderShared
 ) {
-    // pa_mainloop_prepare, poll and dispatch: one wait on the server's socket, its timers and our
-    // eventfd, then the callbacks (which only set flags).
-    let mainloop = box.pointee.mainloop
-    var result = _unsafePerformance { pa_mainloop_prepare(mainloop, timeout) }
-    if result >= 0 { result = _unsafePerformance { pa_mainloop_poll(mainloop) } }
-    if result >= 0 { result = _unsafePerformance { pa_mainloop_dispatch(mainloop) } }
-    // pa_context_get_state, pa_stream_get_state, pa_context_errno: read fields.
-    let contextState = _unsafePerformance { pa_context_get_state(box.pointee.context) }
-    let streamState = _unsafePerformance { pa_stream_get_state(box.pointee.stream) }
-    if result < 0 || contextState != PA_CONTEXT_READY || streamState != PA_STREAM_READY {
-        let code = _unsafePerformance { pa_context_errno(box.pointee.context) }
-        markBroken(&state, serial: box.pointee.serial, code: code, shared: shared, handoff: handoff)
+    let result = RealTimePulse.iterate(box.pointee.mainloop, timeout: timeout)
+    if let code = RealTimePulse.failure(context: box.pointee.context, stream: box.pointee.stream, after: result) {
+        markBroken(&state, serial: box.pointee.serial, code: code, shared: shared)
     }
 }
 
@@ -279,14 +241,11 @@ private func writeFrames(
     var left = available
     var seekTo = target
     while true {
-        // pa_stream_writable_size: reads the room libpulse accounts for.
-        let writable = _unsafePerformance { pa_stream_writable_size(stream) }
+        let writable = RealTimePulse.writableBytes(stream)
         guard writable >= MemoryLayout<Int16>.size || seekTo != nil else { return }
         guard left > 0 || state.core.isFading else { return }
-        var data: UnsafeMutableRawPointer? = nil
         var bytes = writable >= MemoryLayout<Int16>.size ? writable : box.pointee.periodFrames * MemoryLayout<Int16>.size
-        // pa_stream_begin_write: a buffer from libpulse's shared-memory pool; no copy.
-        guard _unsafePerformance({ pa_stream_begin_write(stream, &data, &bytes) }) >= 0, let data else { return }
+        guard let data = RealTimePulse.beginWrite(stream, bytes: &bytes) else { return }
         let frames = bytes / MemoryLayout<Int16>.size
         let before = ring.consumerPosition()
         if seekTo != nil || before != state.core.handedOver { state.runRing = before }
@@ -295,16 +254,13 @@ private func writeFrames(
         let taken = ring.consumerPosition() - before
         left = left > taken ? left - taken : 0
         if filled == 0 {
-            _ = _unsafePerformance { pa_stream_cancel_write(stream) }
+            RealTimePulse.cancelWrite(stream)
             return
         }
         let start = seekTo ?? state.written
         seekTo = nil
         let offset = (Int64(bitPattern: start) - Int64(bitPattern: state.written)) * Int64(MemoryLayout<Int16>.size)
-        // pa_stream_write: hands the pool buffer to the connection (no free callback: it is libpulse's).
-        let result = _unsafePerformance {
-            pa_stream_write(stream, data, filled * MemoryLayout<Int16>.size, nil, offset, PA_SEEK_RELATIVE)
-        }
+        let result = RealTimePulse.write(stream, data, bytes: filled * MemoryLayout<Int16>.size, offset: offset)
         if result < 0 { return }
         state.written = start + UInt64(filled)
     }
@@ -321,11 +277,9 @@ private func writeFadeInPlace(
     var position = start
     var first = true
     while position < end || (first && state.core.isFading) {
-        var data: UnsafeMutableRawPointer? = nil
         let wanted = end > position ? Int(end - position) : state.zeroFrames
         var bytes = (wanted < state.zeroFrames ? wanted : state.zeroFrames) * MemoryLayout<Int16>.size
-        // pa_stream_begin_write: a buffer from libpulse's shared-memory pool; no copy.
-        guard _unsafePerformance({ pa_stream_begin_write(stream, &data, &bytes) }) >= 0, let data else { return }
+        guard let data = RealTimePulse.beginWrite(stream, bytes: &bytes) else { return }
         let frames = bytes / MemoryLayout<Int16>.size
         let buffer = data.assumingMemoryBound(to: Int16.self)
         var filled = fillFromStream(&state.core, into: buffer, frames: frames, available: 0, ring: ring)
@@ -338,14 +292,12 @@ private func writeFadeInPlace(
             filled += zeros
         }
         if filled == 0 {
-            _ = _unsafePerformance { pa_stream_cancel_write(stream) }
+            RealTimePulse.cancelWrite(stream)
             return
         }
+        // A negative offset writes over queued frames.
         let offset = (Int64(bitPattern: position) - Int64(bitPattern: state.written)) * Int64(MemoryLayout<Int16>.size)
-        // pa_stream_write: PA_SEEK_RELATIVE with a negative offset writes over queued frames.
-        let result = _unsafePerformance {
-            pa_stream_write(stream, data, filled * MemoryLayout<Int16>.size, nil, offset, PA_SEEK_RELATIVE)
-        }
+        let result = RealTimePulse.write(stream, data, bytes: filled * MemoryLayout<Int16>.size, offset: offset)
         if result < 0 { return }
         position += UInt64(filled)
         // The server's write index is where this piece ended: ours too.
@@ -364,13 +316,11 @@ private func writeFadeInPlace(
 /// its smoother can stay frozen for seconds on a new stream, far from where the server reads.)
 @_noLocks
 private func firstUnreadFrame(_ box: UnsafeMutablePointer<PulseStream>, written: UInt64, wokeAt: UInt64) -> UInt64 {
-    // pa_stream_get_timing_info: the last timing reply, kept by libpulse.
-    guard let info = _unsafePerformance({ pa_stream_get_timing_info(box.pointee.stream) })?.pointee,
-        info.read_index_corrupt == 0, info.read_index >= 0
+    guard let info = RealTimePulse.timing(box.pointee.stream), info.read_index_corrupt == 0, info.read_index >= 0
     else { return written }
     let rate = UInt64(box.pointee.sampleRate)
     let stamp = UInt64(info.timestamp.tv_sec) &* 1_000_000 &+ UInt64(info.timestamp.tv_usec)
-    let now = wallMicroseconds()
+    let now = RealTime.wallMicroseconds()
     let age = now > stamp ? now - stamp : 0
     let moved = (age < 1_000_000 ? age : 1_000_000) * rate / 1_000_000
     var margin = rate / 500
@@ -384,19 +334,16 @@ private func firstUnreadFrame(_ box: UnsafeMutablePointer<PulseStream>, written:
 @_noLocks
 private func hasFreshTiming(_ state: inout PulseRenderState, box: UnsafeMutablePointer<PulseStream>) -> Bool {
     if let timing = state.timing {
-        // pa_operation_get_state: reads a field.
-        if _unsafePerformance({ pa_operation_get_state(timing) }) == PA_OPERATION_RUNNING { return false }
-        _unsafePerformance { pa_operation_unref(timing) }
+        if RealTimePulse.isRunning(timing) { return false }
+        RealTimePulse.release(timing)
         state.timing = nil
     }
-    // pa_stream_get_timing_info: the last timing reply, kept by libpulse.
-    guard let info = _unsafePerformance({ pa_stream_get_timing_info(box.pointee.stream) })?.pointee,
-        info.read_index_corrupt == 0, info.playing != 0
+    guard let info = RealTimePulse.timing(box.pointee.stream), info.read_index_corrupt == 0, info.playing != 0
     else { return false }
     let stamp = UInt64(info.timestamp.tv_sec) &* 1_000_000 &+ UInt64(info.timestamp.tv_usec)
     guard stamp > state.uncorkedAt else { return false }
     let period = UInt64(box.pointee.periodFrames) * 1_000_000 / UInt64(max(box.pointee.sampleRate, 1))
-    let now = wallMicroseconds()
+    let now = RealTime.wallMicroseconds()
     return now <= stamp || now - stamp <= period + 5_000
 }
 
@@ -404,8 +351,7 @@ private func hasFreshTiming(_ state: inout PulseRenderState, box: UnsafeMutableP
 @_noLocks
 private func requestTiming(_ state: inout PulseRenderState, stream: OpaquePointer, now: UInt64) {
     state.timingAskedAt = now
-    // pa_stream_update_timing_info: queues the request.
-    state.timing = _unsafePerformance { pa_stream_update_timing_info(stream, nil, nil) }
+    state.timing = RealTimePulse.requestTiming(stream)
 }
 
 /// Asks the server where playback is, once a period while the stream plays and no answer is due:
@@ -413,26 +359,21 @@ private func requestTiming(_ state: inout PulseRenderState, stream: OpaquePointe
 @_noLocks
 private func askForTiming(_ state: inout PulseRenderState, stream: OpaquePointer, now: UInt64, period: Int, rate: Int) {
     if let timing = state.timing {
-        // pa_operation_get_state: reads a field.
-        if _unsafePerformance({ pa_operation_get_state(timing) }) == PA_OPERATION_RUNNING { return }
-        _unsafePerformance { pa_operation_unref(timing) }
+        if RealTimePulse.isRunning(timing) { return }
+        RealTimePulse.release(timing)
         state.timing = nil
     }
     let interval = UInt64(period) * 1_000_000_000 / UInt64(rate > 0 ? rate : 1)
     guard now >= state.timingAskedAt + interval else { return }
     state.timingAskedAt = now
-    // pa_stream_update_timing_info: queues the request; the answer comes through the main loop.
-    state.timing = _unsafePerformance { pa_stream_update_timing_info(stream, nil, nil) }
+    // The answer comes through the main loop.
+    state.timing = RealTimePulse.requestTiming(stream)
 }
 
 /// Ring frames handed to the server and not heard yet, from libpulse's interpolated latency.
 @_noLocks
 private func queuedFrames(_ box: UnsafeMutablePointer<PulseStream>, handedOver: UInt64) -> UInt64 {
-    var microseconds: pa_usec_t = 0
-    var negative: Int32 = 0
-    // pa_stream_get_latency: computed from the last timing reply and the clock; no server call.
-    let result = _unsafePerformance { pa_stream_get_latency(box.pointee.stream, &microseconds, &negative) }
-    guard result >= 0, negative == 0 else { return 0 }
+    guard let microseconds = RealTimePulse.latency(box.pointee.stream) else { return 0 }
     let frames = microseconds * UInt64(box.pointee.sampleRate) / 1_000_000
     return frames < handedOver ? frames : handedOver
 }
@@ -444,41 +385,14 @@ private func discardStep(_ state: inout PulseRenderState, ring: SampleRing, shar
     discardFromStream(&state.core, available: requests.available, ring: ring)
     publishStreamPosition(&state.core, queued: 0, running: false, ring: ring, shared: shared)
     if requests.available > 0 { return }
-    let fd = shared.renderWakeFD
-    var descriptor = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
-    // poll and read: a plain wait on our own eventfd, then resetting its counter.
-    _ = _unsafePerformance { poll(&descriptor, 1, -1) }
-    if descriptor.revents != 0 {
-        var counter: UInt64 = 0
-        _ = _unsafePerformance { read(fd, &counter, MemoryLayout<UInt64>.size) }
-    }
+    RealTime.wait(on: shared.renderWakeFD, milliseconds: -1)
 }
 
 /// Stops using the stream until the synth thread installs another, and records why.
 @_noLocks
 private func markBroken(
-    _ state: inout PulseRenderState, serial: UInt64, code: Int32, shared: RenderShared, handoff: PulseHandoff
+    _ state: inout PulseRenderState, serial: UInt64, code: Int32, shared: RenderShared
 ) {
     state.broken = true
-    shared.lastFailureCode.store(code, ordering: .relaxed)
-    _ = shared.deviceFailures.add(1, ordering: .releasing)
-    handoff.broken.store(serial, ordering: .releasing)
-    wake(shared.controlWakeFD)
-}
-
-@_noLocks
-private func monotonicNanoseconds() -> UInt64 {
-    var now = timespec()
-    // clock_gettime: served by the vDSO without a system call; no allocation.
-    _ = _unsafePerformance { clock_gettime(CLOCK_MONOTONIC, &now) }
-    return UInt64(now.tv_sec) &* 1_000_000_000 &+ UInt64(now.tv_nsec)
-}
-
-/// The wall clock in µs: libpulse stamps its timing replies with it.
-@_noLocks
-private func wallMicroseconds() -> UInt64 {
-    var now = timespec()
-    // clock_gettime: served by the vDSO without a system call; no allocation.
-    _ = _unsafePerformance { clock_gettime(CLOCK_REALTIME, &now) }
-    return UInt64(now.tv_sec) &* 1_000_000 &+ UInt64(now.tv_nsec) / 1000
+    shared.reportFailure(code: code, operation: 0, serial: serial)
 }

@@ -1,5 +1,5 @@
 internal import CPulse
-import AudioOutput
+import AudioStream
 import Glibc
 import System
 
@@ -60,19 +60,12 @@ struct PulseStream: ~Copyable {
             cleanup.close()
             throw StreamError("cannot connect to \(where_) (\(reason))")
         }
-        do throws(StreamError) {
-            try Self.run(mainloop, until: deadline, what: "connecting to \(where_)") { () throws(StreamError) -> Bool in
-                switch pa_context_get_state(context) {
-                case PA_CONTEXT_READY: return true
-                case PA_CONTEXT_FAILED, PA_CONTEXT_TERMINATED:
-                    throw StreamError(
-                        "cannot connect to \(where_) (\(String(cString: pa_strerror(pa_context_errno(context)))))")
-                default: return false
-                }
+        try cleanup.wait(until: deadline, for: "connecting to \(where_)", failure: "cannot connect to \(where_)") {
+            switch pa_context_get_state(context) {
+            case PA_CONTEXT_READY: true
+            case PA_CONTEXT_FAILED, PA_CONTEXT_TERMINATED: nil
+            default: false
             }
-        } catch {
-            cleanup.close()
-            throw error
         }
 
         var spec = pa_sample_spec(format: PA_SAMPLE_S16LE, rate: UInt32(sampleRate), channels: 1)
@@ -103,19 +96,14 @@ struct PulseStream: ~Copyable {
             cleanup.close()
             throw StreamError("\(where_) refused a playback stream (\(reason))")
         }
-        do throws(StreamError) {
-            try Self.run(mainloop, until: deadline, what: "opening a stream on \(where_)") { () throws(StreamError) -> Bool in
-                switch pa_stream_get_state(stream) {
-                case PA_STREAM_READY: return true
-                case PA_STREAM_FAILED, PA_STREAM_TERMINATED:
-                    throw StreamError(
-                        "\(where_) refused a playback stream (\(String(cString: pa_strerror(pa_context_errno(context)))))")
-                default: return false
-                }
+        try cleanup.wait(
+            until: deadline, for: "opening a stream on \(where_)", failure: "\(where_) refused a playback stream"
+        ) {
+            switch pa_stream_get_state(stream) {
+            case PA_STREAM_READY: true
+            case PA_STREAM_FAILED, PA_STREAM_TERMINATED: nil
+            default: false
             }
-        } catch {
-            cleanup.close()
-            throw error
         }
 
         signals = .allocate(capacity: 1)
@@ -167,6 +155,25 @@ struct PulseStream: ~Copyable {
         let mainloop: OpaquePointer
         let context: OpaquePointer
         var stream: OpaquePointer?
+
+        /// Runs the main loop until `state` says ready (true) or failed (nil), or `deadline`;
+        /// closes everything and throws on failure (`failure`, with libpulse's reason) or time-out.
+        mutating func wait(
+            until deadline: UInt64, for what: String, failure: String, state: () -> Bool?
+        ) throws(StreamError) {
+            let context = context
+            do throws(StreamError) {
+                try PulseStream.run(mainloop, until: deadline, what: what) { () throws(StreamError) -> Bool in
+                    guard let ready = state() else {
+                        throw StreamError("\(failure) (\(String(cString: pa_strerror(pa_context_errno(context)))))")
+                    }
+                    return ready
+                }
+            } catch {
+                close()
+                throw error
+            }
+        }
 
         mutating func close() {
             if let stream {

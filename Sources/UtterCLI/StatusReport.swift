@@ -1,8 +1,8 @@
-import AudioOutput
+import ALSAOutput
+import AudioStream
 import Configuration
 import OnnxRuntime
 import JapaneseReading
-import PulseOutput
 import RegularFiles
 import Scenario
 import SpeechDispatcherClient
@@ -223,13 +223,13 @@ struct StatusReport {
             (backend, plugin) = SoundSession.route(
                 forALSA: AudioConfiguration(deviceName: device, alsaConfigText: alsaText))
         }
-        if backend == .pulse || backend == .pipewire {
+        if let server = SoundSession.server(for: backend) {
             var how = "AudioBackend \(configuration.audioBackend.rawValue)"
             if let plugin {
                 how += ", for the ALSA device \"\(device)\" (\(source)), which is \(plugin.server.rawValue)'s plugin: a STOP fades here, through the plugin it would cut"
             }
-            let api = backend == .pulse ? "libpulse" : "libpipewire"
-            if let error = Self.probeStream(backend, configuration: configuration, address: plugin?.address) {
+            let api = server.library
+            if let error = server.probe(address: plugin?.address) {
                 checks.append(
                     StatusCheck(
                         topic: "audio", level: .problem,
@@ -263,22 +263,6 @@ struct StatusReport {
                 ))
         }
         return checks
-    }
-
-    /// Whether a stream of `backend` (pulse or pipewire) opens in this session: the error if not.
-    private static func probeStream(
-        _ backend: AudioBackend, configuration: UtterConfiguration, address: String? = nil
-    ) -> String? {
-        if backend == .pulse { return PulseOutput.probe(server: address).map(\.description) }
-        do {
-            let sink = try SoundSession.pipeWireSink(
-                configuration: configuration, sampleRate: 22050, wake: try EventFD(), remote: address)
-            defer { _ = sink.shutdown(until: MonotonicClock.now + 500_000_000) }
-            try sink.prepare()
-            return nil
-        } catch {
-            return "\(error)"
-        }
     }
 
     /// The neural voices installed and whether ONNX Runtime, which they run on, is found; nil

@@ -1,4 +1,5 @@
-package import AudioOutput
+package import ALSAOutput
+package import AudioStream
 package import Configuration
 import PipeWireOutput
 import PulseOutput
@@ -6,24 +7,13 @@ package import System
 
 /// The sound server of the user's session, and the sinks that play through it.
 package enum SoundSession {
-    /// Whether a PulseAudio-protocol server (PulseAudio, or PipeWire's pipewire-pulse) is there to
-    /// answer, found as libpulse finds it: `PULSE_SERVER`, else the socket in the runtime folder.
-    package static var hasPulseServer: Bool {
-        if let server = Environment.value("PULSE_SERVER"), !server.isEmpty { return true }
-        guard let runtime = Environment.value("XDG_RUNTIME_DIR"), !runtime.isEmpty else { return false }
-        return FileSystem.exists(runtime + "/pulse/native")
-    }
+    /// The sound servers' native backends, in the order `AudioBackend auto` tries them. A new one
+    /// is its target, a line here and its name in Configuration's `AudioBackend`.
+    package static let servers: [any SoundServerBackend.Type] = [PipeWireOutput.self, PulseOutput.self]
 
-    /// Whether a PipeWire server's socket is there, found as libpipewire finds it:
-    /// `PIPEWIRE_REMOTE`, else `pipewire-0` in `PIPEWIRE_RUNTIME_DIR` or the runtime folder.
-    package static var hasPipeWire: Bool {
-        if let remote = Environment.value("PIPEWIRE_REMOTE"), !remote.isEmpty { return true }
-        for variable in ["PIPEWIRE_RUNTIME_DIR", "XDG_RUNTIME_DIR"] {
-            if let folder = Environment.value(variable), !folder.isEmpty {
-                return FileSystem.exists(folder + "/pipewire-0")
-            }
-        }
-        return false
+    /// The server backend `backend` names; nil for ALSA (and `auto`, which is resolved first).
+    package static func server(for backend: AudioBackend) -> (any SoundServerBackend.Type)? {
+        servers.first { $0.name == backend.rawValue }
     }
 
     /// What `backend` means here: `auto` is ALSA when an ALSA device was asked for (`alsaAsked`),
@@ -32,8 +22,10 @@ package enum SoundSession {
     package static func resolve(_ backend: AudioBackend, alsaAsked: Bool) -> AudioBackend {
         guard backend == .auto else { return backend }
         if alsaAsked { return .alsa }
-        if hasPipeWire { return .pipewire }
-        return hasPulseServer ? .pulse : .alsa
+        for server in servers where server.isPresent {
+            if let present = AudioBackend(rawValue: server.name) { return present }
+        }
+        return .alsa
     }
 
     /// Where `AudioBackend auto` plays the ALSA device `alsa` names: when the device is a sound
@@ -43,28 +35,22 @@ package enum SoundSession {
     package static func route(forALSA alsa: AudioConfiguration) -> (AudioBackend, SoundServerPlugin?) {
         guard let plugin = SoundServerPlugin.of(alsa) else { return (.alsa, nil) }
         switch plugin.server {
-        case .pulseAudio where plugin.address != nil || hasPulseServer: return (.pulse, plugin)
-        case .pipeWire where plugin.address != nil || hasPipeWire: return (.pipewire, plugin)
+        case .pulseAudio where plugin.address != nil || PulseOutput.isPresent: return (.pulse, plugin)
+        case .pipeWire where plugin.address != nil || PipeWireOutput.isPresent: return (.pipewire, plugin)
         default: return (.alsa, nil)
         }
     }
 
-    /// A sink on the session's PipeWire (or `remote`), with utter.conf's period as its quantum.
-    package static func pipeWireSink(
-        configuration: UtterConfiguration, sampleRate: Int, wake: EventFD, remote: String? = nil
+    /// A sink on `server`'s backend at `address` (nil: the session's server) and `sink` (nil: its
+    /// default), with utter.conf's period (the quantum) and buffer.
+    package static func sink(
+        on server: any SoundServerBackend.Type, configuration: UtterConfiguration, sampleRate: Int, wake: EventFD,
+        address: String? = nil, sink: String? = nil
     ) throws(StreamError) -> StreamSink {
         let period = max(32, sampleRate * configuration.periodMilliseconds / 1000)
-        return try PipeWireOutput.sink(
-            sampleRate: sampleRate, periodFrames: period, ringCapacity: 1 << 17, remote: remote, controlWake: wake)
-    }
-
-    /// A sink on the session's PulseAudio-protocol server, with utter.conf's period and buffer.
-    package static func pulseSink(
-        configuration: UtterConfiguration, sampleRate: Int, wake: EventFD, server: String? = nil, sink: String? = nil
-    ) throws(StreamError) -> StreamSink {
-        let period = max(32, sampleRate * configuration.periodMilliseconds / 1000)
-        return try PulseOutput.sink(
-            sampleRate: sampleRate, periodFrames: period, bufferFrames: period * configuration.bufferPeriods,
-            server: server, sink: sink, controlWake: wake)
+        return try server.makeSink(
+            SinkRequest(
+                sampleRate: sampleRate, periodFrames: period, bufferFrames: period * configuration.bufferPeriods,
+                address: address, sink: sink, controlWake: wake))
     }
 }

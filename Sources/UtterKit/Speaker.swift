@@ -1,4 +1,7 @@
-import AudioOutput
+import ALSAOutput
+import AudioStream
+import PipeWireOutput
+import PulseOutput
 import AudioSinks
 import Configuration
 public import Logging
@@ -73,7 +76,7 @@ public final class Speaker: Sendable {
                 case .device(let name, let alsaText):
                     let device = name ?? "default"
                     let period = max(32, sampleRate * configuration.periodMilliseconds / 1000)
-                    let audio = try AudioOutput(
+                    let audio = try ALSASink(
                         configuration: AudioConfiguration(
                             deviceName: device, alsaConfigText: alsaText, sampleRate: sampleRate, periodFrames: period,
                             bufferFrames: period * configuration.bufferPeriods),
@@ -87,8 +90,9 @@ public final class Speaker: Sendable {
                 case .pulseAudio(let server):
                     let sink: StreamSink
                     do {
-                        sink = try SoundSession.pulseSink(
-                            configuration: configuration, sampleRate: sampleRate, wake: wake, server: server)
+                        sink = try SoundSession.sink(
+                            on: PulseOutput.self, configuration: configuration, sampleRate: sampleRate, wake: wake,
+                            address: server)
                         try sink.prepare()
                     } catch {
                         throw SpeakerError.deviceUnavailable(
@@ -98,8 +102,9 @@ public final class Speaker: Sendable {
                 case .pipeWire(let remote):
                     let sink: StreamSink
                     do {
-                        sink = try SoundSession.pipeWireSink(
-                            configuration: configuration, sampleRate: sampleRate, wake: wake, remote: remote)
+                        sink = try SoundSession.sink(
+                            on: PipeWireOutput.self, configuration: configuration, sampleRate: sampleRate, wake: wake,
+                            address: remote)
                         try sink.prepare()
                     } catch {
                         throw SpeakerError.deviceUnavailable(device: remote ?? "the session's PipeWire", reason: "\(error)")

@@ -1,5 +1,5 @@
 // The commands speech-dispatcher sends, and the playback events they lead to.
-import AudioOutput
+import ALSAOutput
 import Configuration
 import Logging
 import ModuleProtocol

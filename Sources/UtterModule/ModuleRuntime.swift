@@ -1,5 +1,5 @@
 // What INIT and AUDIO set up: the configuration, the voices, the engine and the audio device.
-import AudioOutput
+import ALSAOutput
 import Configuration
 import Logging
 import ModuleProtocol
@@ -43,7 +43,7 @@ extension ModuleServer {
             (backend, plugin) = routeForALSA()
         }
         let pipeline: SpeechPipeline
-        let audio: AudioOutput?
+        let audio: ALSASink?
         do {
             (pipeline, audio) = try makePipeline(engine: engine, backend: backend, plugin: plugin)
         } catch {
@@ -81,26 +81,20 @@ extension ModuleServer {
     /// server and sink `plugin` names when it stands in for an ALSA plugin device.
     func makePipeline(
         engine: consuming EspeakEngine, backend: AudioBackend, plugin: SoundServerPlugin? = nil
-    ) throws -> (SpeechPipeline, AudioOutput?) {
-        var audio: AudioOutput?
+    ) throws -> (SpeechPipeline, ALSASink?) {
+        var audio: ALSASink?
         let pipeline = try SpeechPipeline(
             engine: engine, logger: logSink.logger(label: "utter.synth"),
             japaneseDictionary: configuration.japaneseDictionary,
             neural: NeuralModelStore.Settings(
                 loadedLimit: configuration.neuralVoicesLoaded, idleSeconds: configuration.neuralIdleSeconds)
         ) { wake, sampleRate in
-            switch backend {
-            case .pulse:
-                return try SoundSession.pulseSink(
-                    configuration: configuration, sampleRate: sampleRate, wake: wake, server: plugin?.address,
-                    sink: plugin?.sink)
-            case .pipewire:
-                return try SoundSession.pipeWireSink(
-                    configuration: configuration, sampleRate: sampleRate, wake: wake, remote: plugin?.address)
-            case .alsa, .auto:
-                break
+            if let server = SoundSession.server(for: backend) {
+                return try SoundSession.sink(
+                    on: server, configuration: configuration, sampleRate: sampleRate, wake: wake,
+                    address: plugin?.address, sink: plugin?.sink)
             }
-            let device = try AudioOutput(configuration: audioConfiguration(sampleRate: sampleRate), controlWake: wake)
+            let device = try ALSASink(configuration: audioConfiguration(sampleRate: sampleRate), controlWake: wake)
             audio = device
             return device
         }

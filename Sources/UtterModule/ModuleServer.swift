@@ -1,4 +1,4 @@
-import AudioOutput
+import ALSAOutput
 import Configuration
 import History
 import Logging
@@ -46,7 +46,7 @@ public final class ModuleServer {
         var factory: JobFactory
         var pipeline: SpeechPipeline
         /// The pipeline's sink when it is an ALSA device (AUDIO blocks change it).
-        var audio: AudioOutput?
+        var audio: ALSASink?
         /// What the pipeline plays through: `.pipewire`, `.pulse` or `.alsa`.
         var backend: AudioBackend
         /// The sound server plugin of ALSA's device that `backend` stands in for, if any.

@@ -1,4 +1,5 @@
-import AudioOutput
+import ALSAOutput
+import AudioStream
 import AudioSinks
 import Glibc
 import PipeWireOutput

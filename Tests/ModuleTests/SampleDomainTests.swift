@@ -1,4 +1,4 @@
-import AudioOutput
+import ALSAOutput
 import Glibc
 import Logging
 import Playback
@@ -13,7 +13,7 @@ import Voices
 /// event's sample position can be checked against the samples the device received.
 final class InProcessSpeech {
     let rig = CaptureRig()
-    let audio: AudioOutput
+    let audio: ALSASink
     /// Nil once finished: the engine is freed with it, before the next test takes its turn.
     var synthesizer: Synthesizer!
     let wake = try! EventFD()
@@ -32,7 +32,7 @@ final class InProcessSpeech {
             pcm.capture { type file slave.pcm "sink" file "\(rig.capturePath)" format "raw" }
             pcm.sink { type null }
             """
-        audio = try AudioOutput(
+        audio = try ALSASink(
             configuration: AudioConfiguration(deviceName: "capture", alsaConfigText: alsa), controlWake: wake)
         audio.start()
         synthesizer = try Synthesizer(engine: engine, sink: audio, controlWake: wake, logger: .init(label: "test"))

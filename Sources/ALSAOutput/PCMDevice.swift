@@ -1,4 +1,5 @@
 internal import CALSA
+import AudioStream
 
 /// An open ALSA playback PCM set up for interleaved 16-bit mono; closing it happens once, on deinit.
 ///

@@ -1,19 +1,24 @@
 /// The last frames handed to the device, each at its position modulo the ring's size: after a
 /// rewind on STOP they are what the device would have played, to fade out from. Allocated with
 /// the device (see ``PCMDevice``); the render thread only copies in and out of it.
-struct HistoryRing {
-    let samples: UnsafeMutablePointer<Int16>
-    let frames: Int
+package struct HistoryRing {
+    package let samples: UnsafeMutablePointer<Int16>
+    package let frames: Int
+
+    package init(samples: UnsafeMutablePointer<Int16>, frames: Int) {
+        self.samples = samples
+        self.frames = frames
+    }
 
     /// Keeps a copy of `count` frames from `source`, which were handed over from `position` on.
     @_noLocks
-    func remember(_ source: UnsafeMutablePointer<Int16>, count: Int, from position: UInt64) {
+    package func remember(_ source: UnsafeMutablePointer<Int16>, count: Int, from position: UInt64) {
         transfer(source, count: count, at: position, intoRing: true)
     }
 
     /// Copies `count` remembered frames from `position` on into `destination`.
     @_noLocks
-    func copy(from position: UInt64, count: Int, to destination: UnsafeMutablePointer<Int16>) {
+    package func copy(from position: UInt64, count: Int, to destination: UnsafeMutablePointer<Int16>) {
         transfer(destination, count: count, at: position, intoRing: false)
     }
 

@@ -1,4 +1,4 @@
-import AudioOutput
+import ALSAOutput
 import AudioSinks
 import System
 import TestSupport
@@ -53,7 +53,7 @@ func eventually(_ condition: () -> Bool) -> Bool {
     return condition()
 }
 
-extension AudioOutput {
+extension ALSASink {
     func write(_ samples: [Int16]) -> Bool {
         samples.withUnsafeBufferPointer { write($0, isCancelled: { false }) }
     }
@@ -68,12 +68,12 @@ func waitForWake(_ fd: Int32, timeoutMilliseconds: Int32 = 10_000) -> Bool {
     return true
 }
 
-@Suite struct AudioOutputTests {
+@Suite struct ALSASinkTests {
     let control = try! EventFD()
 
     @Test func `plays every sample byte for byte`() throws {
         let capture = Capture()
-        let output = try AudioOutput(configuration: capture.configuration(), controlWake: control)
+        let output = try ALSASink(configuration: capture.configuration(), controlWake: control)
         output.start()
         let start = try output.beginJob(1)
         #expect(start == 0)
@@ -89,7 +89,7 @@ func waitForWake(_ fd: Int32, timeoutMilliseconds: Int32 = 10_000) -> Bool {
 
     @Test func `stop discards queued samples and the next job starts clean`() throws {
         let capture = Capture()
-        let output = try AudioOutput(configuration: capture.configuration(), controlWake: control)
+        let output = try ALSASink(configuration: capture.configuration(), controlWake: control)
         output.start()
         let first = try output.beginJob(1)
         // Hold samples back in the ring, so the stop has queued samples to discard.
@@ -117,7 +117,7 @@ func waitForWake(_ fd: Int32, timeoutMilliseconds: Int32 = 10_000) -> Bool {
 
     @Test func `a new job drops what a paused job left in the ring`() throws {
         let capture = Capture()
-        let output = try AudioOutput(configuration: capture.configuration(), controlWake: control)
+        let output = try ALSASink(configuration: capture.configuration(), controlWake: control)
         output.start()
         let first = try output.beginJob(1)
         output.limitPlayback(to: first + 250)
@@ -138,7 +138,7 @@ func waitForWake(_ fd: Int32, timeoutMilliseconds: Int32 = 10_000) -> Bool {
 
     @Test func `limitPlayback stops at exactly the given position`() throws {
         let capture = Capture()
-        let output = try AudioOutput(configuration: capture.configuration(), controlWake: control)
+        let output = try ALSASink(configuration: capture.configuration(), controlWake: control)
         output.start()
         let start = try output.beginJob(1)
         output.limitPlayback(to: start + 1234)
@@ -152,7 +152,7 @@ func waitForWake(_ fd: Int32, timeoutMilliseconds: Int32 = 10_000) -> Bool {
 
     @Test func `lifting the limit plays the rest`() throws {
         let capture = Capture()
-        let output = try AudioOutput(configuration: capture.configuration(), controlWake: control)
+        let output = try ALSASink(configuration: capture.configuration(), controlWake: control)
         output.start()
         let start = try output.beginJob(1)
         output.limitPlayback(to: start + 500)
@@ -167,7 +167,7 @@ func waitForWake(_ fd: Int32, timeoutMilliseconds: Int32 = 10_000) -> Bool {
 
     @Test func `notify wakes the control eventfd once the played position reaches it`() throws {
         let capture = Capture()
-        let output = try AudioOutput(configuration: capture.configuration(), controlWake: control)
+        let output = try ALSASink(configuration: capture.configuration(), controlWake: control)
         output.start()
         let start = try output.beginJob(1)
         output.notify(whenPlayedReaches: start + 3000)
@@ -183,7 +183,7 @@ func waitForWake(_ fd: Int32, timeoutMilliseconds: Int32 = 10_000) -> Bool {
 
     @Test func `a missing device throws a readable error and plays nothing as if played`() throws {
         let configuration = AudioConfiguration(deviceName: "utter_no_such_device", ringCapacity: 1 << 10)
-        let output = try AudioOutput(configuration: configuration, controlWake: control)
+        let output = try ALSASink(configuration: configuration, controlWake: control)
         output.start()
         let error = #expect(throws: ALSAError.self) { _ = try output.beginJob(1) }
         #expect(error?.device == "utter_no_such_device")
@@ -200,7 +200,7 @@ func waitForWake(_ fd: Int32, timeoutMilliseconds: Int32 = 10_000) -> Bool {
 
     @Test func `setDevice switches devices at the next job`() throws {
         let capture = Capture(files: 2)
-        let output = try AudioOutput(configuration: capture.configuration(device: 0), controlWake: control)
+        let output = try ALSASink(configuration: capture.configuration(device: 0), controlWake: control)
         output.start()
         _ = try output.beginJob(1)
         let first = signal(count: 1500, job: 1)
@@ -220,7 +220,7 @@ func waitForWake(_ fd: Int32, timeoutMilliseconds: Int32 = 10_000) -> Bool {
 
     @Test func `a cancelled producer stops waiting for room`() throws {
         let capture = Capture()
-        let output = try AudioOutput(configuration: capture.configuration(ringCapacity: 1 << 10), controlWake: control)
+        let output = try ALSASink(configuration: capture.configuration(ringCapacity: 1 << 10), controlWake: control)
         output.start()
         let start = try output.beginJob(1)
         // The limit keeps the ring full, so only cancellation can end the write.

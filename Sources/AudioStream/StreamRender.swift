@@ -1,9 +1,8 @@
-internal import CALSA
-import Glibc
 import Synchronization
+import System
 
-// The render side of a sound-server stream (PulseAudio, PipeWire): real-time, like RenderLoop.swift
-// (see there), and checked the same way (`@_noLocks`). A sound server asks for frames; these
+// The render side of a stream: real-time, checked by the compiler (`@_noLocks`): no locks, no
+// allocation, no logging, no String, no Array. A sound server asks for frames; these
 // functions answer from the sample ring, applying what the synth and control threads asked for
 // through `RenderShared` (a new job, a STOP, a playback limit), and publish the position heard from
 // the stream's own account of what it still holds. Exactly one thread at a time runs them for a
@@ -15,10 +14,7 @@ package struct StreamRenderState: ~Copyable {
     package var handedOver: UInt64 = 0
     /// The ring position heard so far (never moves back).
     package var played: UInt64 = 0
-    var adoptedJob: UInt64 = 0
-    /// Samples of jobs up to this one are discarded (they were stopped).
-    var mutedThrough: UInt64 = 0
-    var handledStop: UInt64 = 0
+    var jobs = JobTracking()
 
     /// The fade-out a STOP queued: `fadeCount` frames in `fade`, `fadeSent` of them handed over.
     let fade: UnsafeMutablePointer<Int16>
@@ -64,7 +60,83 @@ package struct StreamRequests {
 /// where playback is before it can place the fade asks the server first.
 @_noLocks
 package func hasPendingStop(_ state: borrowing StreamRenderState, shared: RenderShared) -> Bool {
-    shared.stopRequest.load(ordering: .acquiring) != state.handledStop
+    shared.stopRequest.load(ordering: .acquiring) != state.jobs.handledStop
+}
+
+/// Which job the render side plays, and which stops it has carried out: every backend's render
+/// side keeps one and reads the requests through ``lookAtRequests(_:handedOver:ring:shared:)``.
+package struct JobTracking {
+    var adoptedJob: UInt64 = 0
+    /// Samples of jobs up to this one are discarded (they were stopped).
+    var mutedThrough: UInt64 = 0
+    var handledStop: UInt64 = 0
+
+    package init() {}
+}
+
+/// The requests as the render side found them in one look.
+package struct RingRequests {
+    let limit: UInt64
+    let written: UInt64
+    let job: UInt64
+    /// The first ring frame still to play (stale frames of an older job skipped).
+    package var read: UInt64
+    /// A STOP arrived since the last look: the job it stops.
+    package let stop: UInt64?
+    /// On a STOP, the end of the stopped job's frames in the ring that continue what was handed
+    /// over (so a fade-out may be made of them); `read` when they do not continue it.
+    package let ringEnd: UInt64
+}
+
+/// Looks at a new job, a STOP and the playback limit, taking in the new job; the backend then
+/// silences for a STOP and calls ``settleRequests(_:_:ring:shared:)``.
+@_noLocks
+package func lookAtRequests(
+    _ jobs: inout JobTracking, handedOver: UInt64, ring: SampleRing, shared: RenderShared
+) -> RingRequests {
+    // Load order matters. `beginJob` stores discardBefore, then currentJob, with release. Loading
+    // the write position before the job means that if we see any sample of a new job we also see
+    // the job, so muting below never eats new samples. The limit is the control thread's: it lifts
+    // it only after the previous job ended, fully played or stopped (and so muted), so a lifted
+    // limit seen before the new job cannot let a stale sample through.
+    let limit = shared.playbackLimit.load(ordering: .acquiring)
+    let written = ring.producerPosition()
+    let job = shared.currentJob.load(ordering: .acquiring)
+    var read = ring.consumerPosition()
+    if job != jobs.adoptedJob {
+        jobs.adoptedJob = job
+        let stale = shared.discardBefore.load(ordering: .acquiring)
+        if stale > read { read = stale }
+    }
+    let stop = shared.stopRequest.load(ordering: .acquiring)
+    guard stop != jobs.handledStop else {
+        return RingRequests(limit: limit, written: written, job: job, read: read, stop: nil, ringEnd: read)
+    }
+    jobs.handledStop = stop
+    // The stopped job's samples still in the ring continue the sound handed over when nothing was
+    // discarded in between.
+    let continues = job == stop && read == handedOver
+    let ringEnd = continues ? (limit < written ? limit : written) : read
+    return RingRequests(limit: limit, written: written, job: job, read: read, stop: stop, ringEnd: ringEnd)
+}
+
+/// Mutes stopped jobs (wakes the control thread after a STOP) and releases skipped frames; returns
+/// the first frame to play and the end of what may be played now (the playback limit).
+@_noLocks
+package func settleRequests(
+    _ jobs: inout JobTracking, _ requests: RingRequests, ring: SampleRing, shared: RenderShared
+) -> (read: UInt64, end: UInt64) {
+    var read = requests.read
+    let (job, written) = (requests.job, requests.written)
+    if let stop = requests.stop {
+        if stop > jobs.mutedThrough { jobs.mutedThrough = stop }
+        if job <= stop && written > read { read = written }
+        shared.wakeControl()
+    }
+    // A stopped job stays muted until a later job begins: whatever its producer still writes goes.
+    if job <= jobs.mutedThrough && written > read { read = written }
+    ring.consume(upTo: read)
+    return (read, requests.limit < written ? requests.limit : written)
 }
 
 /// Takes in a new job, a STOP and the playback limit; call it before ``fillFromStream``.
@@ -77,35 +149,15 @@ package func hasPendingStop(_ state: borrowing StreamRenderState, shared: Render
 package func takeStreamRequests(
     _ state: inout StreamRenderState, fadeFrom: UInt64, ring: SampleRing, shared: RenderShared
 ) -> StreamRequests {
-    // The load order of `renderStep` (RenderLoop.swift), for the same reasons.
-    let limit = shared.playbackLimit.load(ordering: .acquiring)
-    let written = ring.producerPosition()
-    let job = shared.currentJob.load(ordering: .acquiring)
-    var read = ring.consumerPosition()
-    var requests = StreamRequests()
-
-    if job != state.adoptedJob {
-        state.adoptedJob = job
-        let stale = shared.discardBefore.load(ordering: .acquiring)
-        if stale > read { read = stale }
+    let requests = lookAtRequests(&state.jobs, handedOver: state.handedOver, ring: ring, shared: shared)
+    if requests.stop != nil {
+        queueFade(&state, from: fadeFrom, ringEnd: requests.ringEnd, ring: ring, shared: shared)
     }
-    let stop = shared.stopRequest.load(ordering: .acquiring)
-    if stop != state.handledStop {
-        state.handledStop = stop
-        requests.stopped = true
-        let continues = job == stop && read == state.handedOver
-        let ringEnd = continues ? (limit < written ? limit : written) : read
-        queueFade(&state, from: fadeFrom, ringEnd: ringEnd, ring: ring, shared: shared)
-        if stop > state.mutedThrough { state.mutedThrough = stop }
-        if job <= stop && written > read { read = written }
-        wake(shared.controlWakeFD)
-    }
-    // A stopped job stays muted until a later job begins: whatever its producer still writes goes.
-    if job <= state.mutedThrough && written > read { read = written }
-    ring.consume(upTo: read)
-    let end = limit < written ? limit : written
-    requests.available = end > read ? end - read : 0
-    return requests
+    let (read, end) = settleRequests(&state.jobs, requests, ring: ring, shared: shared)
+    var taken = StreamRequests()
+    taken.stopped = requests.stop != nil
+    taken.available = end > read ? end - read : 0
+    return taken
 }
 
 /// Copies the fade-out of the sound from `start` into the fade buffer, with a falling gain.
@@ -122,23 +174,39 @@ private func queueFade(
         _ = shared.cutStops.add(1, ordering: .relaxed)
         return
     }
-    let fromHistory = remembered < UInt64(state.fadeFrames) ? Int(remembered) : state.fadeFrames
-    state.history.copy(from: first, count: fromHistory, to: state.fade)
-    var fromRing = 0
-    if fromHistory == Int(remembered) && ringEnd > state.handedOver {
-        let wanted = UInt64(state.fadeFrames - fromHistory)
-        let there = ringEnd - state.handedOver
-        fromRing = Int(there < wanted ? there : wanted)
-        ring.copy(from: state.handedOver, count: fromRing, to: state.fade + fromHistory)
-    }
-    let count = fromHistory + fromRing
+    let count = makeFade(
+        into: state.fade, frames: state.fadeFrames, from: first, handedOver: state.handedOver, ringEnd: ringEnd,
+        history: state.history, ring: ring)
     guard count > 0 else { return }
-    for index in 0..<count {
-        let gain = Int32(count - index)
-        state.fade[index] = Int16(truncatingIfNeeded: Int32(state.fade[index]) * gain / Int32(count + 1))
-    }
     state.fadeCount = count
     _ = shared.fadedStops.add(1, ordering: .relaxed)
+}
+
+/// Writes into `fade` (at most `frames` frames) the sound that continues from ring position
+/// `first` with a falling gain: the frames remembered in `history` (those from `first` up to
+/// `handedOver`, which must not be more than it holds), then the stopped job's frames still in the
+/// ring up to `ringEnd`. Returns how many frames it wrote.
+@_noLocks
+package func makeFade(
+    into fade: UnsafeMutablePointer<Int16>, frames: Int, from first: UInt64, handedOver: UInt64, ringEnd: UInt64,
+    history: HistoryRing, ring: SampleRing
+) -> Int {
+    let remembered = handedOver - first
+    let fromHistory = remembered < UInt64(frames) ? Int(remembered) : frames
+    history.copy(from: first, count: fromHistory, to: fade)
+    var fromRing = 0
+    if fromHistory == Int(remembered) && ringEnd > handedOver {
+        let wanted = UInt64(frames - fromHistory)
+        let there = ringEnd - handedOver
+        fromRing = Int(there < wanted ? there : wanted)
+        ring.copy(from: handedOver, count: fromRing, to: fade + fromHistory)
+    }
+    let count = fromHistory + fromRing
+    for index in 0..<count {
+        let gain = Int32(count - index)
+        fade[index] = Int16(truncatingIfNeeded: Int32(fade[index]) * gain / Int32(count + 1))
+    }
+    return count
 }
 
 /// Fills up to `frames` frames of `buffer`: the queued fade-out first, then ring frames (at most
@@ -182,28 +250,10 @@ package func publishStreamPosition(
     // Nothing queued: everything taken from the ring (discarded frames included) counts as heard.
     let played = queued > 0 ? (state.handedOver > queued ? state.handedOver - queued : 0) : ring.consumerPosition()
     if played > state.played { state.played = played }
-    shared.playedPosition.store(state.played, ordering: .releasing)
-    var nanoseconds = time
-    if nanoseconds == 0 {
-        var now = timespec()
-        // clock_gettime: served by the vDSO without a system call; no allocation.
-        _ = _unsafePerformance { clock_gettime(CLOCK_MONOTONIC, &now) }
-        nanoseconds = UInt64(now.tv_sec) &* 1_000_000_000 &+ UInt64(now.tv_nsec)
-    }
     let advancing = running && queued > 0
-    let wasRunning = shared.clock.publish(
-        position: state.played, time: nanoseconds, ceiling: state.handedOver,
+    shared.publishPlayed(
+        state.played, at: time == 0 ? RealTime.monotonicNanoseconds() : time, ceiling: state.handedOver,
         rate: advancing ? UInt64(state.sampleRate) : 0)
-    let threshold = shared.notifyThreshold.load(ordering: .acquiring)
-    if state.played >= threshold {
-        // Exactly one wake per threshold: the control thread may be replacing it concurrently.
-        let (exchanged, _) = shared.notifyThreshold.compareExchange(
-            expected: threshold, desired: .max, ordering: .acquiringAndReleasing)
-        if exchanged { wake(shared.controlWakeFD) }
-    } else if advancing && !wasRunning {
-        // The control thread could not time its next event from a stopped clock: it can now.
-        if threshold != .max { wake(shared.controlWakeFD) }
-    }
 }
 
 /// Drops `available` ring frames and any queued fade as if heard: what a backend does while it has

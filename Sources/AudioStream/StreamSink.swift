@@ -36,7 +36,7 @@ public struct StreamError: Error, CustomStringConvertible, Sendable {
     }
 }
 
-/// Plays Int16 mono samples through a sound server's stream (see ``StreamConnection``).
+/// Plays Int16 mono samples through a backend's stream (see ``StreamConnection``).
 ///
 /// The synth thread writes samples into a ring; the backend's render side takes them when the
 /// server asks for frames. Threads and their methods are those of ``SampleSink``.
@@ -85,28 +85,15 @@ public final class StreamSink: SampleSink {
         } catch {
             failure = error
         }
-        // Order matters (see `takeStreamRequests`): discardBefore, then the job.
         let start = ring.writePosition
-        if !continuing { shared.discardBefore.store(start, ordering: .releasing) }
-        shared.currentJob.store(job, ordering: .releasing)
+        shared.announceJob(job, at: start, continuing: continuing)
         connection.wakeRenderSide()
         if let failure { throw failure }
         return start
     }
 
     public func write(_ samples: UnsafeBufferPointer<Int16>, isCancelled: () -> Bool) -> Bool {
-        var rest = samples
-        while !rest.isEmpty {
-            let count = ring.write(rest)
-            if count > 0 {
-                rest = UnsafeBufferPointer(rebasing: rest[count...])
-                connection.wakeRenderSide()
-                if rest.isEmpty { break }
-            }
-            if isCancelled() { return false }
-            MonotonicClock.sleep(nanoseconds: fullRingNap)
-        }
-        return true
+        ring.write(all: samples, nap: fullRingNap, isCancelled: isCancelled) { connection.wakeRenderSide() }
     }
 
     public var writePosition: UInt64 {
@@ -134,25 +121,21 @@ public final class StreamSink: SampleSink {
     }
 
     public func notify(whenPlayedReaches position: UInt64) {
-        shared.notifyThreshold.store(position, ordering: .releasing)
+        shared.notify(whenPlayedReaches: position)
     }
 
     public func stop(job: UInt64) {
-        shared.stopRequest.store(job, ordering: .releasing)
+        shared.requestStop(job: job)
         connection.wakeRenderSide()
     }
 
     public func limitPlayback(to position: UInt64?) {
-        shared.playbackLimit.store(position ?? .max, ordering: .releasing)
+        shared.limit(to: position)
         connection.wakeRenderSide()
     }
 
     public var health: SinkHealth {
-        var health = SinkHealth()
-        health.underruns = shared.underruns.load(ordering: .relaxed)
-        health.fadedStops = shared.fadedStops.load(ordering: .relaxed)
-        health.cutStops = shared.cutStops.load(ordering: .relaxed)
-        health.failures = shared.deviceFailures.load(ordering: .acquiring)
+        var health = shared.counters
         health.lastFailure = health.failures > 0 ? connection.lastFailure : nil
         return health
     }

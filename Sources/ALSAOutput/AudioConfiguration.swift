@@ -10,7 +10,7 @@ public struct AudioConfiguration: Sendable, Equatable {
     public var periodFrames: Int
     /// The device's buffer in frames; the device may pick the nearest size it supports.
     public var bufferFrames: Int
-    /// The sample ring's capacity, a power of two; only read when the ``AudioOutput`` is created.
+    /// The sample ring's capacity, a power of two; only read when the ``ALSASink`` is created.
     public var ringCapacity: Int
 
     /// Creates a configuration; the defaults suit espeak-ng (22050 Hz, 10 ms periods, 80 ms buffer).

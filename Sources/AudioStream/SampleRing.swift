@@ -1,4 +1,5 @@
 import Synchronization
+import System
 
 /// A single-producer, single-consumer ring of Int16 samples addressed by absolute frame positions.
 ///
@@ -70,7 +71,7 @@ public final class SampleRing: @unchecked Sendable {
 
     /// The producer's published position, loaded with acquire ordering.
     @_noLocks
-    func producerPosition() -> UInt64 {
+    package func producerPosition() -> UInt64 {
         writeIndex.load(ordering: .acquiring)
     }
 
@@ -84,7 +85,7 @@ public final class SampleRing: @unchecked Sendable {
     ///
     /// `position..<position + count` must lie within `readPosition..<writePosition`.
     @_noLocks
-    func copy(from position: UInt64, count: Int, to destination: UnsafeMutablePointer<Int16>) {
+    package func copy(from position: UInt64, count: Int, to destination: UnsafeMutablePointer<Int16>) {
         let offset = Int(position & mask)
         let first = count < capacity - offset ? count : capacity - offset
         // Raw byte copies: the typed `update(from:count:)` is generic and fails the @_noLocks check.
@@ -98,7 +99,7 @@ public final class SampleRing: @unchecked Sendable {
 
     /// Releases every sample before `position` to the producer; consumer thread only.
     @_noLocks
-    func consume(upTo position: UInt64) {
+    package func consume(upTo position: UInt64) {
         readIndex.store(position, ordering: .releasing)
     }
 
@@ -112,5 +113,27 @@ public final class SampleRing: @unchecked Sendable {
         copy(from: read, count: count, to: base)
         consume(upTo: read &+ UInt64(count))
         return count
+    }
+}
+
+extension SampleRing {
+    /// Writes all of `samples`, calling `wake` after each piece and sleeping `nap` nanoseconds
+    /// while the ring is full; producer thread only. Returns false, with part of the samples
+    /// written, as soon as `isCancelled` returns true while waiting for room.
+    package func write(
+        all samples: UnsafeBufferPointer<Int16>, nap: UInt64, isCancelled: () -> Bool, wake: () -> Void
+    ) -> Bool {
+        var rest = samples
+        while !rest.isEmpty {
+            let count = write(rest)
+            if count > 0 {
+                rest = UnsafeBufferPointer(rebasing: rest[count...])
+                wake()
+                if rest.isEmpty { break }
+            }
+            if isCancelled() { return false }
+            MonotonicClock.sleep(nanoseconds: nap)
+        }
+        return true
     }
 }

@@ -1,5 +1,5 @@
+import AudioStream
 public import AudioSinks
-import Glibc
 public import System
 import Synchronization
 
@@ -14,9 +14,10 @@ import Synchronization
 /// Positions are absolute sample positions in the ring (see ``SampleRing``). The render thread wakes
 /// the control thread by writing 1 to `controlWakeFD`; wakes may coalesce or come spuriously, so the
 /// control thread re-reads the state it cares about after each one.
-public final class AudioOutput: SampleSink {
+public final class ALSASink: SampleSink {
     let ring: SampleRing
     let shared: RenderShared
+    private let handoff = Handoff<PCMDevice>()
     private let producer: Locked<ProducerState>
     private let renderThread: RenderThread
     /// The control thread's wake, kept alive for the render thread, which signals its descriptor.
@@ -48,7 +49,7 @@ public final class AudioOutput: SampleSink {
         self.ring = SampleRing(capacity: configuration.ringCapacity)
         self.shared = RenderShared(renderWakeFD: renderWake.rawValue, controlWakeFD: controlWake.rawValue)
         self.producer = Locked(ProducerState(configuration: configuration))
-        self.renderThread = RenderThread(ring: ring, shared: shared)
+        self.renderThread = RenderThread(shared: shared)
         let rate = configuration.sampleRate > 0 ? configuration.sampleRate : 22050
         self.fullRingNap = UInt64(max(configuration.periodFrames, 1) * 500_000_000 / rate)
     }
@@ -66,7 +67,12 @@ public final class AudioOutput: SampleSink {
     /// Without it the thread still works, at normal priority, and a busy machine may cause underruns.
     @discardableResult
     public func start() -> String? {
-        renderThread.start()
+        let (ring, shared, handoff) = (ring, shared, handoff)
+        return renderThread.start {
+            var state = RenderState()
+            runRenderLoop(&state, ring: ring, shared: shared, handoff: handoff.slots)
+            _ = handoff.replace(.exit, with: state.device.map { .handle($0) } ?? .empty)
+        }
     }
 
     /// Stops and joins the render thread and closes every device; the output cannot start again.
@@ -78,9 +84,7 @@ public final class AudioOutput: SampleSink {
     public func shutdown(until deadline: UInt64 = .max) -> Bool {
         guard renderThread.stop(until: deadline) else { return false }
         producer.withLock { $0.installed = 0 }
-        close(shared.exitMailbox.take())
-        close(shared.installMailbox.take())
-        close(shared.retiredMailbox.take())
+        handoff.closeAll()
         return true
     }
 
@@ -95,14 +99,12 @@ public final class AudioOutput: SampleSink {
     /// are discarded as if played (so its events complete), and the error is thrown for the caller
     /// to log. Job ids must grow from 1.
     public func beginJob(_ job: UInt64, continuing: Bool = false) throws -> UInt64 {
-        precondition(job > shared.currentJob.load(ordering: .relaxed), "AudioOutput job ids must grow")
+        precondition(job > shared.currentJob.load(ordering: .relaxed), "ALSASink job ids must grow")
         let failure = ensureDevice()
 
-        // Order matters (see `renderStep`): discardBefore, then the job.
         let start = ring.writePosition
-        if !continuing { shared.discardBefore.store(start, ordering: .releasing) }
-        shared.currentJob.store(job, ordering: .releasing)
-        wake(shared.renderWakeFD)
+        shared.announceJob(job, at: start, continuing: continuing)
+        shared.wakeRender()
         if let failure { throw failure }
         return start
     }
@@ -123,7 +125,7 @@ public final class AudioOutput: SampleSink {
     /// Opens and installs the device if none works yet, the last one failed, or the configuration
     /// changed; returns why opening failed, if it did.
     private func ensureDevice() -> ALSAError? {
-        close(shared.retiredMailbox.take())
+        handoff.closeRetired()
 
         let (needsOpen, configuration) = producer.withLock { state in
             if let pending = state.pending {
@@ -131,13 +133,13 @@ public final class AudioOutput: SampleSink {
                 state.pending = nil
                 return (true, pending)
             }
-            let broken = state.installed != 0 && shared.brokenDevice.load(ordering: .acquiring) == state.installed
+            let broken = state.installed != 0 && shared.brokenSerial.load(ordering: .acquiring) == state.installed
             return (state.installed == 0 || broken, state.configuration)
         }
         var failure: ALSAError? = nil
         if needsOpen {
             // Opened outside the lock: opening can take a while and setDevice must not wait for it.
-            var installed = DeviceMailbox.Content.noDevice
+            var installed = Handoff<PCMDevice>.Content.none
             var serial: UInt64 = 0
             do throws(ALSAError) {
                 let box = UnsafeMutablePointer<PCMDevice>.allocate(capacity: 1)
@@ -157,13 +159,13 @@ public final class AudioOutput: SampleSink {
                     box.deallocate()
                     throw error
                 }
-                installed = .device(box)
+                installed = .handle(box)
             } catch {
                 failure = error
             }
-            shared.brokenDevice.store(0, ordering: .releasing)
+            shared.brokenSerial.store(0, ordering: .releasing)
             // A device installed earlier but never adopted is ours to close.
-            close(shared.installMailbox.replace(with: installed))
+            handoff.install(installed)
             producer.withLock { $0.installed = serial }
         }
         return failure
@@ -177,23 +179,13 @@ public final class AudioOutput: SampleSink {
     /// if it does not (it is blocked on the device), the next job closes it.
     @discardableResult
     public func release() -> Bool {
-        close(shared.retiredMailbox.take())
+        handoff.closeRetired()
         let wasOpen = producer.withLock { state in
             defer { state.installed = 0 }
             return state.installed != 0
         }
         guard wasOpen else { return false }
-        let adoptions = shared.adoptions.load(ordering: .acquiring)
-        // A device installed but not adopted yet is still ours: close it here.
-        close(shared.installMailbox.replace(with: .noDevice))
-        wake(shared.renderWakeFD)
-        for _ in 0..<200 {
-            if shared.adoptions.load(ordering: .acquiring) != adoptions {
-                close(shared.retiredMailbox.take())
-                break
-            }
-            MonotonicClock.sleep(nanoseconds: 1_000_000)
-        }
+        handoff.withdraw { shared.wakeRender() }
         return true
     }
 
@@ -202,18 +194,7 @@ public final class AudioOutput: SampleSink {
     /// Returns false, with part of the samples written, as soon as `isCancelled` returns true while
     /// waiting for room.
     public func write(_ samples: UnsafeBufferPointer<Int16>, isCancelled: () -> Bool) -> Bool {
-        var rest = samples
-        while !rest.isEmpty {
-            let count = ring.write(rest)
-            if count > 0 {
-                rest = UnsafeBufferPointer(rebasing: rest[count...])
-                wake(shared.renderWakeFD)
-                if rest.isEmpty { break }
-            }
-            if isCancelled() { return false }
-            MonotonicClock.sleep(nanoseconds: fullRingNap)
-        }
-        return true
+        ring.write(all: samples, nap: fullRingNap, isCancelled: isCancelled) { shared.wakeRender() }
     }
 
     /// The position just past the last sample written.
@@ -228,8 +209,8 @@ public final class AudioOutput: SampleSink {
     /// The render thread fades out or drops the device's queue (`snd_pcm_drop`), then wakes the
     /// control thread.
     public func stop(job: UInt64) {
-        shared.stopRequest.store(job, ordering: .releasing)
-        wake(shared.renderWakeFD)
+        shared.requestStop(job: job)
+        shared.wakeRender()
     }
 
     /// The position heard so far: samples taken from the ring (discarded ones included) minus those still queued in the device.
@@ -263,7 +244,7 @@ public final class AudioOutput: SampleSink {
     /// Replaces any earlier request; `UInt64.max` cancels. Re-read ``playedPosition`` after calling
     /// this: if it had already reached `position`, no wake may come.
     public func notify(whenPlayedReaches position: UInt64) {
-        shared.notifyThreshold.store(position, ordering: .releasing)
+        shared.notify(whenPlayedReaches: position)
     }
 
     /// Keeps the render thread from handing the device any sample at or past `position`; nil lifts it.
@@ -271,8 +252,8 @@ public final class AudioOutput: SampleSink {
     /// Used to pause exactly at a mark. Samples already handed to the device still play. The
     /// limit outlives jobs: the control thread lifts it before it hands over the next one.
     public func limitPlayback(to position: UInt64?) {
-        shared.playbackLimit.store(position ?? .max, ordering: .releasing)
-        wake(shared.renderWakeFD)
+        shared.limit(to: position)
+        shared.wakeRender()
     }
 
     /// Switches to another device (or rate, or buffering) from the next ``beginJob(_:)`` on.
@@ -313,15 +294,6 @@ public final class AudioOutput: SampleSink {
         let operation = RenderOperation(rawValue: shared.lastFailureOperation.load(ordering: .relaxed)) ?? .none
         let device = producer.withLock { $0.configuration.deviceName }
         return ALSAError(operation: operation.phrase, device: device, code: code)
-    }
-
-    // MARK: Devices
-
-    /// Closes the device `content` holds, if any; never on the render thread.
-    private func close(_ content: DeviceMailbox.Content) {
-        guard case .device(let box) = content else { return }
-        box.deinitialize(count: 1)
-        box.deallocate()
     }
 }
 

@@ -1,5 +1,5 @@
-import Glibc
 import Synchronization
+import System
 
 /// The device clock: where playback was at a moment, and whether it is advancing. The render
 /// thread publishes it once per period; the control thread reads it to tell the position heard
@@ -8,15 +8,15 @@ import Synchronization
 /// A seqlock: the sequence is odd while the render thread writes the other fields, and a reader
 /// that saw it change (or odd) reads again. Sequentially consistent loads and stores keep the
 /// fields ordered against the sequence without fences. The writer never waits.
-struct PlaybackClock: ~Copyable, Sendable {
+package struct PlaybackClock: ~Copyable, Sendable {
     /// One consistent reading. `position` was the position heard at `time` (CLOCK_MONOTONIC, ns);
     /// while `rate` is not 0 (the device is running) playback advances at that many frames per
     /// second from there, but never past `ceiling`, the frames handed to the device.
-    struct Reading {
-        var position: UInt64 = 0
-        var time: UInt64 = 0
-        var ceiling: UInt64 = 0
-        var rate: UInt64 = 0
+    package struct Reading {
+        package var position: UInt64 = 0
+        package var time: UInt64 = 0
+        package var ceiling: UInt64 = 0
+        package var rate: UInt64 = 0
     }
 
     private let sequence = Atomic<UInt64>(0)
@@ -27,7 +27,7 @@ struct PlaybackClock: ~Copyable, Sendable {
 
     /// Publishes a reading (render thread only); returns whether the clock was running before it.
     @_noLocks
-    func publish(position: UInt64, time: UInt64, ceiling: UInt64, rate: UInt64) -> Bool {
+    package func publish(position: UInt64, time: UInt64, ceiling: UInt64, rate: UInt64) -> Bool {
         let wasRunning = self.rate.load(ordering: .relaxed) != 0
         let sequence = self.sequence.load(ordering: .relaxed)
         self.sequence.store(sequence &+ 1, ordering: .sequentiallyConsistent)
@@ -40,7 +40,7 @@ struct PlaybackClock: ~Copyable, Sendable {
     }
 
     /// The newest consistent reading (retried while the render thread writes).
-    func read() -> Reading {
+    package func read() -> Reading {
         while true {
             let before = sequence.load(ordering: .sequentiallyConsistent)
             let reading = Reading(
@@ -50,7 +50,7 @@ struct PlaybackClock: ~Copyable, Sendable {
                 rate: rate.load(ordering: .sequentiallyConsistent))
             let after = sequence.load(ordering: .sequentiallyConsistent)
             if before == after && before & 1 == 0 { return reading }
-            sched_yield()
+            RealTime.yield()
         }
     }
 }

@@ -1,4 +1,4 @@
-import AudioOutput
+import AudioStream
 import Glibc
 import Synchronization
 import Testing

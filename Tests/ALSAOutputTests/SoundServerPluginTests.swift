@@ -1,4 +1,4 @@
-import AudioOutput
+import ALSAOutput
 import Testing
 
 /// ALSA configuration text with the devices each case names.

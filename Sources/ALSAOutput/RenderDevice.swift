@@ -1,25 +1,18 @@
-internal import CALSA
-import Glibc
+import AudioStream
 import Synchronization
 
 // The render thread's side of the device: real-time, like RenderLoop.swift (see there).
 
 /// Takes the device the synth thread installed, if any, handing the old one back to be closed.
 @_noLocks
-func adoptInstalledDevice(_ state: inout RenderState, shared: RenderShared) {
-    guard !shared.installMailbox.isEmpty() else { return }
-    // Only we fill the retired mailbox; if it is still full, keep the current device until the synth
-    // thread has closed the previous one (the next `beginJob`).
-    // (Nested ifs: the right side of `&&` is a closure, which would retain `shared`.)
-    if state.device != nil {
-        if !shared.retiredMailbox.isEmpty() { return }
-    }
-    let content = shared.installMailbox.take()
+func adoptInstalledDevice(_ state: inout RenderState, handoff: HandoffSlots) {
+    var current: UnsafeMutableRawPointer? = nil
+    if let device = state.device { current = UnsafeMutableRawPointer(device) }
+    let content = handoff.takeInstalled(holding: current)
     if case .empty = content { return }
-    if let old = state.device { shared.retiredMailbox.put(.device(old)) }
-    _ = shared.adoptions.add(1, ordering: .releasing)
+    handoff.finishAdoption(retiring: current)
     state.broken = false
-    guard case .device(let box) = content else {
+    guard case .handle(let raw) = content else {
         state.device = nil
         state.deviceSerial = 0
         state.pcm = nil
@@ -29,6 +22,7 @@ func adoptInstalledDevice(_ state: inout RenderState, shared: RenderShared) {
         state.fadeFrames = 0
         return
     }
+    let box = raw.assumingMemoryBound(to: PCMDevice.self)
     state.device = box
     state.deviceSerial = box.pointee.serial
     state.pcm = box.pointee.handle
@@ -49,22 +43,15 @@ func adoptInstalledDevice(_ state: inout RenderState, shared: RenderShared) {
 func markBroken(_ state: inout RenderState, shared: RenderShared, code: Int32, operation: RenderOperation) {
     state.broken = true
     if let pcm = state.pcm {
-        // snd_pcm_drop: best effort, so a failed device does not keep playing stale frames.
-        _ = _unsafePerformance { snd_pcm_drop(pcm) }
+        // Best effort, so a failed device does not keep playing stale frames.
+        _ = RealTimePCM.drop(pcm)
     }
-    shared.lastFailureCode.store(code, ordering: .relaxed)
-    shared.lastFailureOperation.store(operation.code, ordering: .relaxed)
-    _ = shared.deviceFailures.add(1, ordering: .releasing)
-    shared.brokenDevice.store(state.deviceSerial, ordering: .releasing)
-    wake(shared.controlWakeFD)
+    shared.reportFailure(code: code, operation: operation.code, serial: state.deviceSerial)
 }
 
 /// Frames the device still holds (`snd_pcm_delay`), 0 without a device or on error.
 @_noLocks
 func queuedFrames(_ state: RenderState) -> Int {
-    guard state.usable, let pcm = state.pcm else { return 0 }
-    var delay: snd_pcm_sframes_t = 0
-    // snd_pcm_delay: asks the device how many frames are not yet heard; no allocation.
-    let result = _unsafePerformance { snd_pcm_delay(pcm, &delay) }
-    return result < 0 || delay < 0 ? 0 : delay
+    guard state.usable, let pcm = state.pcm, let delay = RealTimePCM.delay(pcm) else { return 0 }
+    return delay < 0 ? 0 : delay
 }

@@ -1,10 +1,9 @@
 import Synchronization
 import System
 
-/// The render thread's life: started once, at a modest real-time priority, and stopped with a
-/// deadline. What it runs is `runRenderLoop` (RenderLoop.swift); this type only starts and joins it.
-final class RenderThread: Sendable {
-    private let ring: SampleRing
+/// A backend's render thread: started once, at a modest real-time priority, and stopped with a
+/// deadline through ``RenderShared/running``. What it runs is the backend's loop.
+package final class RenderThread: Sendable {
     private let shared: RenderShared
     private let slot = Locked<Slot>(Slot())
 
@@ -14,25 +13,20 @@ final class RenderThread: Sendable {
         var isDone = false
     }
 
-    init(ring: SampleRing, shared: RenderShared) {
-        self.ring = ring
+    package init(shared: RenderShared) {
         self.shared = shared
     }
 
-    /// Starts the thread, named "utter-render"; calling it again does nothing. Returns why it could
-    /// not get real-time priority (`SCHED_FIFO`), for the caller to log once, or nil.
-    func start() -> String? {
+    /// Starts `loop` on a thread named "utter-render"; calling it again does nothing. Returns why
+    /// it could not get real-time priority (`SCHED_FIFO`), for the caller to log once, or nil.
+    /// Without it the thread still works, at normal priority, and a busy machine may cause underruns.
+    package func start(_ loop: @escaping @Sendable () -> Void) -> String? {
         slot.withLock { slot in
             guard !slot.isDone else { return nil }
             slot.isDone = true
-            let (ring, shared) = (ring, shared)
             let thread: NamedThread
             do {
-                thread = try NamedThread(name: "utter-render") {
-                    var state = RenderState()
-                    runRenderLoop(&state, ring: ring, shared: shared)
-                    shared.exitMailbox.put(state.device.map { .device($0) } ?? .empty)
-                }
+                thread = try NamedThread(name: "utter-render", loop)
             } catch {
                 // Only fails when the system is out of threads or memory, at startup.
                 preconditionFailure("Utter could not start the render thread (\(error))")
@@ -47,16 +41,16 @@ final class RenderThread: Sendable {
         }
     }
 
-    /// Ends the loop and waits for the thread until `deadline`; false if it is still blocked on
-    /// the device then (a sound server that hangs), in which case the device stays its own.
-    func stop(until deadline: UInt64) -> Bool {
+    /// Ends the loop and waits for the thread until `deadline`; false if it is still blocked then
+    /// (a device or a sound server that hangs), in which case what it holds stays its own.
+    package func stop(until deadline: UInt64) -> Bool {
         let thread = slot.withLock { slot in
             slot.isDone = true
             return slot.thread
         }
         guard let thread else { return true }
         shared.running.store(false, ordering: .releasing)
-        wake(shared.renderWakeFD)
+        shared.wakeRender()
         return thread.join(until: deadline)
     }
 }
