@@ -171,7 +171,7 @@ let package = Package(
         .target(
             name: "UtterCLI",
             dependencies: [
-                "UtterKit", "SpeechDispatcherClient", "ALSAOutput", "AudioStream", "Configuration", "RegularFiles",
+                "UtterKit", "SpeechDispatcherClient", "Configuration", "RegularFiles",
                 "System", "SSML",
                 "Voices", "SoundFiles", "Reading", "Sentences", "Scenario", "Piper", "OnnxRuntime", "JapaneseReading",
                 "History",

@@ -1,5 +1,3 @@
-import ALSAOutput
-import AudioStream
 import Configuration
 import OnnxRuntime
 import JapaneseReading
@@ -217,19 +215,15 @@ struct StatusReport {
                 "none found"
             }
         let alsaAsked = configuration.asksForALSA || settings?.outputMethod == "alsa"
-        var backend = SoundSession.resolve(configuration.audioBackend, alsaAsked: alsaAsked)
-        var plugin: SoundServerPlugin? = nil
-        if configuration.audioBackend == .auto && alsaAsked {
-            (backend, plugin) = SoundSession.route(
-                forALSA: AudioConfiguration(deviceName: device, alsaConfigText: alsaText))
-        }
-        if let server = SoundSession.server(for: backend) {
+        let route = SoundSession.checkRoute(
+            configuration: configuration, device: device, alsaText: alsaText, alsaAsked: alsaAsked)
+        switch route.output {
+        case .soundServer(let api, let pluginOf):
             var how = "AudioBackend \(configuration.audioBackend.rawValue)"
-            if let plugin {
-                how += ", for the ALSA device \"\(device)\" (\(source)), which is \(plugin.server.rawValue)'s plugin: a STOP fades here, through the plugin it would cut"
+            if let pluginOf {
+                how += ", for the ALSA device \"\(device)\" (\(source)), which is \(pluginOf)'s plugin: a STOP fades here, through the plugin it would cut"
             }
-            let api = server.library
-            if let error = server.probe(address: plugin?.address) {
+            if let error = route.problem {
                 checks.append(
                     StatusCheck(
                         topic: "audio", level: .problem,
@@ -244,23 +238,23 @@ struct StatusReport {
                         message: "Utter plays through the session's sound server with \(api) (\(how)), which opens a stream; sound server: \(soundServer)."
                     ))
             }
-            return checks
-        }
-        if let error = DeviceProbe.check(AudioConfiguration(deviceName: device, alsaConfigText: alsaText)) {
-            checks.append(
-                StatusCheck(
-                    topic: "audio", level: .problem,
-                    message: "The ALSA device \"\(device)\" (\(source)) does not open: \(error.reason).",
-                    fix:
-                        "'aplay -L' lists the devices: name one with AudioDevice in \(folders.shown(folders.userUtterConf)), or start your sound server (sound server: \(soundServer))."
-                ))
-        } else {
-            checks.append(
-                StatusCheck(
-                    topic: "audio", level: .ok,
-                    message:
-                        "Utter plays through ALSA on \"\(device)\" (\(source)), which opens; sound server: \(soundServer)."
-                ))
+        case .alsa:
+            if let reason = route.problem {
+                checks.append(
+                    StatusCheck(
+                        topic: "audio", level: .problem,
+                        message: "The ALSA device \"\(device)\" (\(source)) does not open: \(reason).",
+                        fix:
+                            "'aplay -L' lists the devices: name one with AudioDevice in \(folders.shown(folders.userUtterConf)), or start your sound server (sound server: \(soundServer))."
+                    ))
+            } else {
+                checks.append(
+                    StatusCheck(
+                        topic: "audio", level: .ok,
+                        message:
+                            "Utter plays through ALSA on \"\(device)\" (\(source)), which opens; sound server: \(soundServer)."
+                    ))
+            }
         }
         return checks
     }

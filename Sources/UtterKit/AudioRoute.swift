@@ -1,0 +1,40 @@
+package import Configuration
+import ALSAOutput
+import AudioStream
+
+/// Where a configuration sends Utter's audio, and whether that output opens now: what `utter
+/// status` reports, decided as the module decides it.
+package struct AudioRoute: Sendable, Equatable {
+    package enum Output: Sendable, Equatable {
+        /// A sound server's own API (`library`); `pluginOf` names the server when the ALSA
+        /// device asked for is that server's plugin.
+        case soundServer(library: String, pluginOf: String?)
+        /// An ALSA device.
+        case alsa
+    }
+
+    package var output: Output
+    /// Why the output does not open; nil when it does.
+    package var problem: String?
+}
+
+extension SoundSession {
+    /// Resolves `configuration`'s `AudioBackend` (with `alsaAsked`: an ALSA device was asked for,
+    /// `device` with the ALSA configuration text `alsaText`) and opens the output once to check it.
+    package static func checkRoute(
+        configuration: UtterConfiguration, device: String, alsaText: String?, alsaAsked: Bool
+    ) -> AudioRoute {
+        let alsa = AudioConfiguration(deviceName: device, alsaConfigText: alsaText)
+        var backend = resolve(configuration.audioBackend, alsaAsked: alsaAsked)
+        var plugin: SoundServerPlugin? = nil
+        if configuration.audioBackend == .auto && alsaAsked {
+            (backend, plugin) = route(forALSA: alsa)
+        }
+        if let server = server(for: backend) {
+            return AudioRoute(
+                output: .soundServer(library: server.library, pluginOf: plugin?.server.rawValue),
+                problem: server.probe(address: plugin?.address).map { "\($0)" })
+        }
+        return AudioRoute(output: .alsa, problem: DeviceProbe.check(alsa).map(\.reason))
+    }
+}
