@@ -98,6 +98,24 @@ import Testing
         #expect(sentences.map { String(String.UnicodeScalarView($0.phonemes)) } == ["hˈaɪ ðɛɹ,", "juː.", "bˈaɪ!"])
     }
 
+    @Test func `a long first clause is cut after its first words when the first clause is alone`() {
+        let text = NeuralText(segment: SpeechSegment(markup: "<speak>One two three four five six seven.</speak>"))
+        let clauses = [PhonemizedClause(phonemes: "wˈʌn tuː θɹiː fɔːɹ faɪv sɪks sɛvən", text: 0..<34)]
+        let cut = PiperSentence.sentences(text: text, clauses: clauses, firstClauseAlone: true)
+        #expect(
+            cut.map { String(String.UnicodeScalarView($0.phonemes)) } == ["wˈʌn tuː θɹiː", "fɔːɹ faɪv sɪks sɛvən."])
+        #expect(cut.map(\.endsMidClause) == [true, false] && cut.map(\.startsMidClause) == [false, true])
+        #expect(cut[0].words.map(\.text) == [0..<3, 4..<7, 8..<13] && cut[0].words.map(\.phoneme) == [0, 5, 9])
+        #expect(cut[1].words.map(\.text) == [14..<18, 19..<23, 24..<27, 28..<33])
+        #expect(cut[1].words.map(\.phoneme) == [0, 5, 10, 15])
+        let whole = PiperSentence.sentences(text: text, clauses: clauses)
+        #expect(whole.count == 1 && whole[0].words.count == 7 && !whole[0].endsMidClause)
+        let short = PiperSentence.sentences(
+            text: text, clauses: [PhonemizedClause(phonemes: "wˈʌn tuː θɹiː fɔːɹ faɪv sɪks", text: 0..<27)],
+            firstClauseAlone: true)
+        #expect(short.count == 1, "six words are synthesised at once")
+    }
+
     @Test func `an inline mark goes before the word after it`() {
         let segment = SpeechSegment(markup: "<speak>Hi <mark name=\"m0\"/>there.</speak>", inlineMarks: ["x"])
         let text = NeuralText(segment: segment)
