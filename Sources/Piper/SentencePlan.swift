@@ -40,9 +40,12 @@ public struct PiperSentence: Equatable, Sendable {
     static let clauseEnds: Set<Unicode.Scalar> = [",", ":", ";"]
 
     /// With `firstClauseAlone`, a first clause of at least this many words is cut after
-    /// ``firstPieceWords`` of them.
+    /// ``firstPieceWords`` of them, and its rest again after ``secondPieceWords`` when more than
+    /// ``cutClauseWords`` words would follow: each piece is synthesised while the one before it
+    /// plays, so each may be a few times longer than the one before.
     public static let cutClauseWords = 7
     public static let firstPieceWords = 3
+    public static let secondPieceWords = 12
 
     /// Groups `clauses` of `text` into sentences as Piper does. With `firstClauseAlone` a first
     /// sentence of several clauses ends after its first, and a long first clause after its first
@@ -92,10 +95,14 @@ public struct PiperSentence: Equatable, Sendable {
             sentences.append(current)
         }
         sentences.removeAll { $0.phonemes.allSatisfy { $0 == " " } && $0.words.isEmpty }
-        if firstClauseAlone, let first = sentences.first, first.words.count >= cutClauseWords,
-            first.words[firstPieceWords].phoneme > first.words[firstPieceWords - 1].phoneme
-        {
-            sentences.replaceSubrange(0..<1, with: first.cut(beforeWord: firstPieceWords))
+        if firstClauseAlone, let first = sentences.first, first.canCut(beforeWord: firstPieceWords) {
+            var pieces = first.cut(beforeWord: firstPieceWords)
+            if pieces[1].words.count >= secondPieceWords + cutClauseWords,
+                pieces[1].canCut(beforeWord: secondPieceWords)
+            {
+                pieces.replaceSubrange(1..<2, with: pieces[1].cut(beforeWord: secondPieceWords))
+            }
+            sentences.replaceSubrange(0..<1, with: pieces)
         }
         // Each mark before the first word at or after it; past every word, at the end.
         for mark in text.marks {
@@ -115,11 +122,19 @@ public struct PiperSentence: Equatable, Sendable {
         return sentences
     }
 
+    /// Whether the sentence has at least ``cutClauseWords`` words and word `index` starts after the
+    /// one before it in the phonemes (espeak-ng may speak two words as one).
+    func canCut(beforeWord index: Int) -> Bool {
+        words.count >= Self.cutClauseWords && index > 0 && index < words.count
+            && words[index].phoneme > words[index - 1].phoneme
+    }
+
     /// The sentence as two, the second starting at word `index`.
     func cut(beforeWord index: Int) -> [PiperSentence] {
         let at = words[index].phoneme
         var head = PiperSentence(phonemes: Array(phonemes[..<at]), words: Array(words[..<index]), marks: [])
         while head.phonemes.last == " " { head.phonemes.removeLast() }
+        head.startsMidClause = startsMidClause
         head.endsMidClause = true
         var tail = PiperSentence(
             phonemes: Array(phonemes[at...]),

@@ -116,6 +116,21 @@ import Testing
         #expect(short.count == 1, "six words are synthesised at once")
     }
 
+    @Test func `a first clause of 22 words is cut after 3 and 15 words, 21 words after 3`() {
+        func pieces(_ count: Int) -> [PiperSentence] {
+            let words = (0..<count).map { _ in "ab" }
+            let text = NeuralText(segment: SpeechSegment(markup: "<speak>" + words.joined(separator: " ") + "</speak>"))
+            return PiperSentence.sentences(
+                text: text, clauses: [PhonemizedClause(phonemes: words.joined(separator: " "), text: 0..<(3 * count))],
+                firstClauseAlone: true)
+        }
+        let long = pieces(22)
+        #expect(long.map(\.words.count) == [3, 12, 7])
+        #expect(long.map(\.startsMidClause) == [false, true, true] && long.map(\.endsMidClause) == [true, true, false])
+        #expect(long[2].words.first?.text == 45..<47 && long[2].words.first?.phoneme == 0)
+        #expect(pieces(21).map(\.words.count) == [3, 18])
+    }
+
     @Test func `an inline mark goes before the word after it`() {
         let segment = SpeechSegment(markup: "<speak>Hi <mark name=\"m0\"/>there.</speak>", inlineMarks: ["x"])
         let text = NeuralText(segment: segment)
