@@ -7,14 +7,19 @@ public enum SpeedChange {
     /// The speeds libsonic is asked for: beyond them speech is no longer understood anyway.
     public static let speeds = 0.25...8.0
 
-    /// `samples` (mono, at `sampleRate`) played `speed` times as fast, pitch kept; unchanged at a
-    /// speed of 1, and nil when libsonic cannot make its stream (out of memory).
-    public static func apply(_ samples: [Int16], speed: Double, sampleRate: Int) -> [Int16]? {
+    /// The pitch factors libsonic is asked for: an octave either way.
+    public static let pitches = 0.5...2.0
+
+    /// `samples` (mono, at `sampleRate`) played `speed` times as fast with their pitch times
+    /// `pitch`; unchanged at 1 and 1, and nil when libsonic cannot make its stream (out of memory).
+    public static func apply(_ samples: [Int16], speed: Double, pitch: Double = 1, sampleRate: Int) -> [Int16]? {
         let speed = min(max(speed, speeds.lowerBound), speeds.upperBound)
-        guard abs(speed - 1) > 0.001, !samples.isEmpty else { return samples }
+        let pitch = min(max(pitch, pitches.lowerBound), pitches.upperBound)
+        guard abs(speed - 1) > 0.001 || abs(pitch - 1) > 0.001, !samples.isEmpty else { return samples }
         guard let stream = sonicCreateStream(Int32(sampleRate), 1) else { return nil }
         defer { sonicDestroyStream(stream) }
         sonicSetSpeed(stream, Float(speed))
+        sonicSetPitch(stream, Float(pitch))
         var input = samples
         let written = input.withUnsafeMutableBufferPointer { buffer in
             sonicWriteShortToStream(stream, buffer.baseAddress, Int32(buffer.count))

@@ -1,5 +1,6 @@
 import AudioSinks
 import Logging
+import RealModule
 import OnnxRuntime
 import Piper
 import Playback
@@ -34,6 +35,8 @@ extension Synthesizer {
         let modelSpeed = min(max(job.speed, Self.neuralModelSpeeds.lowerBound), Self.neuralModelSpeeds.upperBound)
         let lengthScale = max(0.2, min(5, model.config.lengthScale / Float(modelSpeed)))
         let compression = job.speed / modelSpeed
+        // The model has no pitch control: libsonic shifts it.
+        let pitch = Self.neuralPitch(job.parameters.pitch)
         for segment in segments {
             var pending = segment.leadingMarks.map {
                 SynthesisEvent.mark(job: job.id, name: $0, position: sink.writePosition)
@@ -128,7 +131,7 @@ extension Synthesizer {
                         ? timeline.sample(ofID: ids.ids.count - ids.endSymbolCount) : modelSamples.count
                     var kept = Array(modelSamples[lead..<max(lead, tail)])
                     Self.fade(&kept, in: lead > 0, out: tail < modelSamples.count)
-                    let samples = compressed(kept, speed: compression, sampleRate: rate)
+                    let samples = compressed(kept, speed: compression, pitch: pitch, sampleRate: rate)
                     // Marks and words at the sample where they are heard after the compression.
                     let heard = { (sample: Int) in
                         min(samples.count, SpeedChange.position(max(0, sample - lead), speed: compression))
@@ -194,11 +197,19 @@ extension Synthesizer {
     /// 929 words a minute with the scale up to 2, 1,045 up to 1.5, espeak-ng 1,077).
     static let neuralModelSpeeds = 0.5...1.5
 
-    /// `samples` played `speed` times as fast (pitch kept); as they are when libsonic fails (logged).
-    func compressed(_ samples: [Int16], speed: Double, sampleRate: Int) -> [Int16] {
-        guard abs(speed - 1) > 0.001 else { return samples }
-        guard let changed = SpeedChange.apply(samples, speed: speed, sampleRate: sampleRate) else {
-            logger.error("libsonic cannot change the speed (out of memory); played at its own pace")
+    /// The factor a neural voice's pitch is shifted by for espeak-ng's pitch `setting` (0…100,
+    /// 50 normal): the heard change espeak-ng voices make, 59 steps an octave (see
+    /// ``EngineParameters/pitchSteps(risingBy:)``).
+    static func neuralPitch(_ setting: Int) -> Double {
+        Double.exp2(Double(setting - 50) / 59)
+    }
+
+    /// `samples` played `speed` times as fast with their pitch times `pitch`; as they are when
+    /// libsonic fails (logged).
+    func compressed(_ samples: [Int16], speed: Double, pitch: Double = 1, sampleRate: Int) -> [Int16] {
+        guard abs(speed - 1) > 0.001 || abs(pitch - 1) > 0.001 else { return samples }
+        guard let changed = SpeedChange.apply(samples, speed: speed, pitch: pitch, sampleRate: sampleRate) else {
+            logger.error("libsonic cannot change the speed or pitch (out of memory); played as the model made it")
             return samples
         }
         return changed

@@ -280,6 +280,39 @@ struct NeuralSynthesisTests {
         #expect(abs(f0 / (0.0627 * 22050 / (2 * .pi)) - 1) < 0.03, "F0 \(f0) Hz")
     }
 
+    @Test(arguments: [100, 20])
+    func `the pitch setting shifts the voice's F0 through libsonic, its length and words kept`(setting: Int)
+        async throws
+    {
+        let tiny = try TinyVoice()
+        let expected = try await Expected.of(Self.ssml)
+        let rig = try await NeuralRig.start()
+        var job = rig.job(Self.ssml, voice: try voice(tiny))
+        job.parameters.pitch = setting
+        let events = try rig.speak(job)
+        rig.finish()
+        guard case .audioStart(_, let start) = events.first, case .end(_, let end) = events.last else {
+            Issue.record("unexpected events \(events)")
+            return
+        }
+        let total = Double(expected.sentenceLengths.reduce(0, +))
+        #expect(abs(Double(end - start) / total - 1) < 0.01, "\(end - start) samples of \(total)")
+        let words = events.compactMap { event -> Int? in
+            if case .word(_, _, let position) = event { Int(position - start) } else { nil }
+        }
+        #expect(words.count == expected.words.count)
+        // libsonic gives each sentence a few samples more or less: later words move by those.
+        for (placed, original) in zip(words, expected.words.map(\.sample)) {
+            #expect(abs(placed - original) <= 256, "word at \(placed), \(original) at the normal pitch")
+        }
+        #expect(words.first == expected.words.first?.sample, "the first sentence's words where they were")
+        // 59 steps an octave, as espeak-ng voices are heard.
+        let factor = pow(2, Double(setting - 50) / 59)
+        let samples = Array(rig.store.contents[Int(start)..<Int(end)])
+        let f0 = fundamental(samples[2000..<min(samples.count, 10000)], sampleRate: 22050)
+        #expect(abs(f0 / (0.0627 * 22050 / (2 * .pi) * factor) - 1) < 0.03, "F0 \(f0) Hz, factor \(factor)")
+    }
+
     @Test(arguments: [
         ("bad JSON", "json", "tiny.onnx.json: phoneme_id_map is missing"),
         ("not JSON", "notjson", "tiny.onnx.json: not JSON: "),
