@@ -1,9 +1,9 @@
 import AudioSinks
 import Logging
-import RealModule
 import OnnxRuntime
 import Piper
 import Playback
+import RealModule
 import SSML
 import SoundFiles
 import Voices

@@ -187,12 +187,14 @@ struct NeuralSynthesisTests {
         func isHeard(_ placed: [Int], _ expected: [Int]) -> Bool {
             placed.count == expected.count && zip(placed, expected).allSatisfy { (0...1).contains($0 - $1) }
         }
-        #expect(isHeard(words.map(\.1), expected.words.map(\.sample)), "\(words.map(\.1)), \(expected.words.map(\.sample))")
+        #expect(
+            isHeard(words.map(\.1), expected.words.map(\.sample)), "\(words.map(\.1)), \(expected.words.map(\.sample))")
         let marks = events.compactMap { event -> (String, Int)? in
             if case .mark(_, let name, let position) = event { (name, Int(position - start)) } else { nil }
         }
         #expect(marks.map(\.0) == expected.marks.map(\.name))
-        #expect(isHeard(marks.map(\.1), expected.marks.map(\.sample)), "\(marks.map(\.1)), \(expected.marks.map(\.sample))")
+        #expect(
+            isHeard(marks.map(\.1), expected.marks.map(\.sample)), "\(marks.map(\.1)), \(expected.marks.map(\.sample))")
         #expect(rootMeanSquare(samples[Int(start)...]) > 10000, "the sine, scaled to full range")
     }
 
@@ -394,10 +396,13 @@ struct NeuralSynthesisTests {
         #expect(SoundFileContents.writeWAV(tone, sampleRate: 22050, to: clip))
         let rig = try await NeuralRig.start()
         let events = try rig.speak(
-            rig.job("<speak>Hello. <audio src=\"\(clip)\">not spoken</audio> Good night.</speak>", voice: try voice(tiny)))
+            rig.job(
+                "<speak>Hello. <audio src=\"\(clip)\">not spoken</audio> Good night.</speak>", voice: try voice(tiny)))
         rig.finish()
         let samples = rig.store.contents
-        let words = events.compactMap { if case .word(_, let text, let position) = $0 { (text, position) } else { nil } }
+        let words = events.compactMap {
+            if case .word(_, let text, let position) = $0 { (text, position) } else { nil }
+        }
         // "Hello. not spoken Good night.": the fallback's words are not spoken.
         #expect(words.map(\.0) == [0..<5, 18..<22, 23..<28])
         guard words.count == 3 else { return }

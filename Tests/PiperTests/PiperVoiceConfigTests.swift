@@ -126,7 +126,8 @@ import Testing
         }
         let long = pieces(22)
         #expect(long.map(\.words.count) == [3, 12, 7])
-        #expect(long.map(\.startsMidClause) == [false, true, true] && long.map(\.endsMidClause) == [true, true, false])
+        #expect(
+            long.map(\.startsMidClause) == [false, true, true] && long.map(\.endsMidClause) == [true, true, false])
         #expect(long[2].words.first?.text == 45..<47 && long[2].words.first?.phoneme == 0)
         #expect(pieces(21).map(\.words.count) == [3, 18])
     }
