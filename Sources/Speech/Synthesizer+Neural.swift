@@ -131,14 +131,26 @@ extension Synthesizer {
                         ? timeline.sample(ofID: ids.ids.count - ids.endSymbolCount) : modelSamples.count
                     var kept = Array(modelSamples[lead..<max(lead, tail)])
                     Self.fade(&kept, in: lead > 0, out: tail < modelSamples.count)
-                    let samples = compressed(kept, speed: compression, pitch: pitch, sampleRate: rate)
-                    // Marks and words at the sample where they are heard after the compression.
-                    let heard = { (sample: Int) in
-                        min(samples.count, SpeedChange.position(max(0, sample - lead), speed: compression))
+                    // Where a phoneme is heard in what is kept, before the compression.
+                    let keptSample = { (phoneme: Int) in
+                        min(
+                            kept.count,
+                            max(0, timeline.heardSample(ofPhoneme: phoneme, in: ids, samples: modelSamples) - lead))
                     }
+                    // The pitch setting and each word's <prosody pitch>, from the word's first sound.
+                    var pitches: [(sample: Int, pitch: Double)] = []
+                    for word in sentence.words where word.text.lowerBound < text.pitches.count {
+                        let prosody = text.pitches[word.text.lowerBound]
+                        let factor = pitch * prosody.factor * Double.exp2(prosody.semitones / 12)
+                        guard pitches.last?.pitch != factor else { continue }
+                        pitches.append((pitches.isEmpty ? 0 : keptSample(word.phoneme), factor))
+                    }
+                    let samples = changed(
+                        kept, speed: compression, pitches: pitches.isEmpty ? [(0, pitch)] : pitches, sampleRate: rate)
+                    // Marks and words at the sample where they are heard after the compression.
                     let base = sink.writePosition
                     let heardPhoneme = { (phoneme: Int) in
-                        heard(timeline.heardSample(ofPhoneme: phoneme, in: ids, samples: modelSamples))
+                        min(samples.count, SpeedChange.position(keptSample(phoneme), speed: compression))
                     }
                     var placed: [(Int, SynthesisEvent)] = []
                     if !leadingMarks.isEmpty {
@@ -204,11 +216,12 @@ extension Synthesizer {
         Double.exp2(Double(setting - 50) / 59)
     }
 
-    /// `samples` played `speed` times as fast with their pitch times `pitch`; as they are when
-    /// libsonic fails (logged).
-    func compressed(_ samples: [Int16], speed: Double, pitch: Double = 1, sampleRate: Int) -> [Int16] {
-        guard abs(speed - 1) > 0.001 || abs(pitch - 1) > 0.001 else { return samples }
-        guard let changed = SpeedChange.apply(samples, speed: speed, pitch: pitch, sampleRate: sampleRate) else {
+    /// `samples` played `speed` times as fast with their pitch changed as `pitches` say (see
+    /// ``SpeedChange/apply(_:speed:pitches:sampleRate:)``); as they are when libsonic fails (logged).
+    func changed(_ samples: [Int16], speed: Double, pitches: [(sample: Int, pitch: Double)], sampleRate: Int) -> [Int16]
+    {
+        guard abs(speed - 1) > 0.001 || pitches.contains(where: { abs($0.pitch - 1) > 0.001 }) else { return samples }
+        guard let changed = SpeedChange.apply(samples, speed: speed, pitches: pitches, sampleRate: sampleRate) else {
             logger.error("libsonic cannot change the speed or pitch (out of memory); played as the model made it")
             return samples
         }

@@ -315,6 +315,38 @@ struct NeuralSynthesisTests {
         #expect(abs(f0 / (0.0627 * 22050 / (2 * .pi) * factor) - 1) < 0.03, "F0 \(f0) Hz, factor \(factor)")
     }
 
+    @Test func `SSML prosody pitch shifts the words it holds, in a sentence and across sentences`() async throws {
+        let ssml =
+            "<speak>Hello <prosody pitch=\"x-low\">world</prosody>, said the fox. "
+            + "<prosody pitch=\"+50%\">Good night!</prosody></speak>"
+        let tiny = try TinyVoice()
+        let rig = try await NeuralRig.start()
+        let events = try rig.speak(rig.job(ssml, voice: try voice(tiny)))
+        rig.finish()
+        let samples = rig.store.contents
+        let words = events.compactMap { event -> Int? in
+            if case .word(_, _, let position) = event { Int(position) } else { nil }
+        }
+        guard case .end(_, let end) = events.last, words.count == 7 else {
+            Issue.record("unexpected events \(events)")
+            return
+        }
+        let sine = 0.0627 * 22050 / (2 * .pi)
+        // The middle of each stretch: libsonic changes the pitch within two periods of a word's start.
+        func f0(_ from: Int, _ to: Int) -> Double {
+            let margin = (to - from) / 6
+            return fundamental(samples[(from + margin)..<(to - margin)], sampleRate: 22050)
+        }
+        let hello = f0(words[0], words[1])
+        let world = f0(words[1], words[2])
+        let said = f0(words[2], words[3])
+        let night = f0(words[6], Int(end))
+        #expect(abs(hello / sine - 1) < 0.03, "Hello at \(hello) Hz")
+        #expect(abs(world / (sine * 0.7071) - 1) < 0.03, "x-low: 6 semitones lower, \(world) Hz")
+        #expect(abs(said / sine - 1) < 0.03, "after </prosody>: \(said) Hz")
+        #expect(abs(night / (sine * 1.5) - 1) < 0.03, "+50%: \(night) Hz")
+    }
+
     @Test(arguments: [
         ("bad JSON", "json", "tiny.onnx.json: phoneme_id_map is missing"),
         ("not JSON", "notjson", "tiny.onnx.json: not JSON: "),

@@ -132,6 +132,23 @@ import Testing
         #expect(pieces(21).map(\.words.count) == [3, 18])
     }
 
+    @Test func `prosody pitch is kept for each character, nested changes combined`() {
+        let text = NeuralText(
+            segment: SpeechSegment(
+                markup: "<speak>a <prosody rate='slow' pitch='+20%'>b <prosody pitch=\"high\">c</prosody> "
+                    + "d <prosody pitch=\"-2st\">e</prosody></prosody> f <prosody pitch=\"90Hz\">g</prosody></speak>"))
+        #expect(text.string == "a b c d e f g")
+        let twenty = NeuralText.Pitch(factor: 1.2, semitones: 0)
+        #expect(text.pitches[0] == .normal && text.pitches[2] == twenty)
+        #expect(text.pitches[4] == NeuralText.Pitch(factor: 1.2, semitones: 3))
+        #expect(text.pitches[6] == twenty)
+        #expect(text.pitches[8] == NeuralText.Pitch(factor: 1.2, semitones: -2))
+        #expect(text.pitches[10] == .normal, "after the outer </prosody>")
+        #expect(text.pitches[12] == .normal, "Hz needs the voice's own F0: not applied")
+        #expect(
+            NeuralText.Pitch.normal.changed(by: "-100%") == nil && NeuralText.Pitch.normal.changed(by: "loud") == nil)
+    }
+
     @Test func `an inline mark goes before the word after it`() {
         let segment = SpeechSegment(markup: "<speak>Hi <mark name=\"m0\"/>there.</speak>", inlineMarks: ["x"])
         let text = NeuralText(segment: segment)
