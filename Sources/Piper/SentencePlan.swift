@@ -199,13 +199,16 @@ public struct PiperTimeline: Sendable {
     /// The sample offset where each id starts, and the count of samples.
     public let idStarts: [Int]
     public let sampleCount: Int
+    /// Whether the starts come from the model's durations, not spread evenly.
+    public let isMeasured: Bool
 
     /// From the model's durations (frames per id) when it gave them, else spread evenly.
     public init(idCount: Int, durations: [Float]?, sampleCount: Int) {
         self.sampleCount = sampleCount
         var starts: [Int] = []
         starts.reserveCapacity(idCount)
-        if let durations, durations.count == idCount, durations.allSatisfy({ $0.isFinite && $0 >= 0 }) {
+        isMeasured = durations?.count == idCount && durations?.allSatisfy({ $0.isFinite && $0 >= 0 }) == true
+        if let durations, isMeasured {
             let frames = durations.reduce(0, +)
             // Samples per frame: the model's hop length (256 in Piper's models).
             let scale = frames > 0 ? Double(sampleCount) / Double(frames) : 0

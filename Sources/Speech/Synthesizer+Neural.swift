@@ -123,11 +123,13 @@ extension Synthesizer {
                         idCount: ids.ids.count, durations: result.durations, sampleCount: modelSamples.count)
                     // The start symbol's silence is left out where it would only delay the sound:
                     // the message's first sentence and the rest of a cut clause; the end symbol's
-                    // where a clause was cut, so that its two pieces join as one.
-                    let trimsStart = sentence.startsMidClause || (firstClauseAlone && index == 0)
+                    // where a clause was cut, so that its two pieces join as one. Only where the
+                    // model gave its durations: an even spread could cut into speech.
+                    let trimsStart =
+                        timeline.isMeasured && (sentence.startsMidClause || (firstClauseAlone && index == 0))
                     let lead = trimsStart ? timeline.sample(ofID: ids.startSymbolCount) : 0
                     let tail =
-                        sentence.endsMidClause
+                        timeline.isMeasured && sentence.endsMidClause
                         ? timeline.sample(ofID: ids.ids.count - ids.endSymbolCount) : modelSamples.count
                     var kept = Array(modelSamples[lead..<max(lead, tail)])
                     Self.fade(&kept, in: lead > 0, out: tail < modelSamples.count)

@@ -141,8 +141,11 @@ struct Expected {
                 }
                 // The start symbol left out of the message's first sentence and a cut clause's
                 // rest, the end symbol out of a cut clause's first words.
-                let lead = sentence.startsMidClause || (first && index == 0) ? start(ofID: ids.startSymbolCount) : 0
-                let tail = sentence.endsMidClause ? start(ofID: ids.ids.count - ids.endSymbolCount) : whole
+                // Only with durations: without them nothing is left out.
+                let trims = !proportional
+                let lead =
+                    trims && (sentence.startsMidClause || (first && index == 0)) ? start(ofID: ids.startSymbolCount) : 0
+                let tail = trims && sentence.endsMidClause ? start(ofID: ids.ids.count - ids.endSymbolCount) : whole
                 let length = tail - lead
                 // A phoneme is heard from the pad before it where that is audible: the sine always is.
                 func sample(_ phoneme: Int) -> Int {

@@ -165,5 +165,6 @@ import Testing
         #expect(even.idStarts == [0, 250, 500, 750])
         let wrongCount = PiperTimeline(idCount: 4, durations: [1, 2], sampleCount: 1000)
         #expect(wrongCount.idStarts == even.idStarts)
+        #expect(timed.isMeasured && !even.isMeasured && !wrongCount.isMeasured)
     }
 }
