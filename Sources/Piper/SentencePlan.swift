@@ -40,7 +40,7 @@ public struct PiperSentence: Equatable, Sendable {
     static let clauseEnds: Set<Unicode.Scalar> = [",", ":", ";"]
 
     /// With `firstClauseAlone`, a first clause of at least this many words is cut after
-    /// ``firstPieceWords`` of them, and its rest again after ``secondPieceWords`` when more than
+    /// ``firstPieceWords`` of them, and its rest again after ``secondPieceWords`` when at least
     /// ``cutClauseWords`` words would follow: each piece is synthesised while the one before it
     /// plays, so each may be a few times longer than the one before.
     public static let cutClauseWords = 7

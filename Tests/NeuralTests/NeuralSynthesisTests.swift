@@ -228,6 +228,30 @@ struct NeuralSynthesisTests {
         check(events, against: expected, samples: rig.store.contents)
     }
 
+    @Test func `a mark that starts a segment is heard with its first word, not with the start symbol`() async throws {
+        let ssml = "<speak>One. <mark name=\"a\"/>Two three.</speak>"
+        let tiny = try TinyVoice()
+        let rig = try await NeuralRig.start()
+        let events = try rig.speak(rig.job(ssml, voice: try voice(tiny)))
+        rig.finish()
+        let marks = events.compactMap { event -> UInt64? in
+            if case .mark(_, "a", let position) = event { position } else { nil }
+        }
+        let words = events.compactMap { event -> (Range<Int>, UInt64)? in
+            if case .word(_, let text, let position) = event { (text, position) } else { nil }
+        }
+        #expect(words.map(\.0) == [0..<3, 5..<8, 9..<14])
+        guard marks.count == 1, words.count == 3 else {
+            Issue.record("unexpected events \(events)")
+            return
+        }
+        // Before, the mark was at its segment's first sample: the start symbol's frame before "Two".
+        #expect(marks[0] == words[1].1)
+        let markIndex = events.firstIndex { if case .mark = $0 { true } else { false } }
+        let wordIndex = events.firstIndex { if case .word(_, 5..<8, _) = $0 { true } else { false } }
+        #expect(markIndex != nil && wordIndex != nil && markIndex! < wordIndex!, "the mark before its word")
+    }
+
     @Test func `a model without durations spreads words evenly over the ids`() async throws {
         let tiny = try TinyVoice(["--no-ceil"])
         let expected = try await Expected.of(Self.ssml, proportional: true)
