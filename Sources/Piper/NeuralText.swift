@@ -35,10 +35,10 @@ public struct NeuralText: Equatable, Sendable {
                 "x-low": -6, "low": -3, "medium": 0, "default": 0, "high": 3, "x-high": 6,
             ]
             if let level = levels[value] { return Pitch(factor: factor, semitones: semitones + level) }
-            if value.hasSuffix("%"), let percent = Double(value.dropLast()), percent > -100 {
+            if value.hasSuffix("%"), let percent = Double(value.dropLast()), percent.isFinite, percent > -100 {
                 return Pitch(factor: factor * (1 + percent / 100), semitones: semitones)
             }
-            if value.hasSuffix("st"), let steps = Double(value.dropLast(2)) {
+            if value.hasSuffix("st"), let steps = Double(value.dropLast(2)), steps.isFinite {
                 return Pitch(factor: factor, semitones: semitones + steps)
             }
             return nil

@@ -23,10 +23,11 @@ public enum SpeedChange {
         _ samples: [Int16], speed: Double, pitches: [(sample: Int, pitch: Double)], sampleRate: Int
     ) -> [Int16]? {
         let speed = min(max(speed, speeds.lowerBound), speeds.upperBound)
+        // A pitch that is not a number is none (libsonic must not get NaN).
         let pitches = pitches.map {
             (
                 min(max($0.sample, 0), samples.count),
-                min(max($0.pitch, pitchFactors.lowerBound), pitchFactors.upperBound)
+                $0.pitch.isNaN ? 1 : min(max($0.pitch, pitchFactors.lowerBound), pitchFactors.upperBound)
             )
         }
         let changesPitch = pitches.contains { abs($0.1 - 1) > 0.001 }

@@ -145,8 +145,9 @@ import Testing
         #expect(text.pitches[8] == NeuralText.Pitch(factor: 1.2, semitones: -2))
         #expect(text.pitches[10] == .normal, "after the outer </prosody>")
         #expect(text.pitches[12] == .normal, "Hz needs the voice's own F0: not applied")
-        #expect(
-            NeuralText.Pitch.normal.changed(by: "-100%") == nil && NeuralText.Pitch.normal.changed(by: "loud") == nil)
+        for bad in ["-100%", "loud", "nan%", "nanst", "infst", "%", "st"] {
+            #expect(NeuralText.Pitch.normal.changed(by: bad) == nil, "\(bad)")
+        }
     }
 
     @Test func `an inline mark goes before the word after it`() {
