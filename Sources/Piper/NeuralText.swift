@@ -15,6 +15,39 @@ public struct NeuralText: Equatable, Sendable {
         public var offset: Int
     }
 
+    /// A change of pitch from SSML `<prosody pitch>`: the voice's F0 times `factor` and
+    /// `semitones` higher (nested elements multiply and add).
+    public struct Pitch: Equatable, Sendable {
+        public var factor: Double = 1
+        public var semitones: Double = 0
+
+        public static let normal = Pitch()
+
+        public init(factor: Double = 1, semitones: Double = 0) {
+            self.factor = factor
+            self.semitones = semitones
+        }
+
+        /// The change `value` asks for on top of this one; nil for a value not understood or
+        /// that needs the voice's own F0 (Hz).
+        public func changed(by value: String) -> Pitch? {
+            let levels: [String: Double] = [
+                "x-low": -6, "low": -3, "medium": 0, "default": 0, "high": 3, "x-high": 6,
+            ]
+            if let level = levels[value] { return Pitch(factor: factor, semitones: semitones + level) }
+            if value.hasSuffix("%"), let percent = Double(value.dropLast()), percent.isFinite, percent > -100 {
+                return Pitch(factor: factor * (1 + percent / 100), semitones: semitones)
+            }
+            if value.hasSuffix("st"), let steps = Double(value.dropLast(2)), steps.isFinite {
+                return Pitch(factor: factor, semitones: semitones + steps)
+            }
+            return nil
+        }
+    }
+
+    /// For each scalar, the `<prosody pitch>` it is spoken with.
+    public var pitches: [Pitch]
+
     public var string: String {
         var text = ""
         text.unicodeScalars.append(contentsOf: scalars)
@@ -26,6 +59,10 @@ public struct NeuralText: Equatable, Sendable {
         var scalars: [Unicode.Scalar] = []
         var ranges: [Range<Int>?] = []
         var marks: [Mark] = []
+        var pitches: [Pitch] = []
+        // Each open <prosody>'s pitch, so that its closing tag restores the one around it.
+        var pitchStack: [Pitch] = []
+        var pitch = Pitch.normal
         let runs = segment.textRuns.sorted { $0.markupOffset < $1.markupOffset }
         var runIndex = 0
         var textCounter = 0
@@ -51,6 +88,14 @@ public struct NeuralText: Equatable, Sendable {
                 } else if tag.hasPrefix("<break") || tag == "</p>" || tag == "</s>" {
                     scalars.append(" ")
                     ranges.append(nil)
+                    pitches.append(pitch)
+                } else if tag.hasPrefix("<prosody") && !tag.hasSuffix("/>") {
+                    pitchStack.append(pitch)
+                    if let value = Self.attribute("pitch", of: tag), let changed = pitch.changed(by: value) {
+                        pitch = changed
+                    }
+                } else if tag.hasPrefix("</prosody") {
+                    pitch = pitchStack.popLast() ?? .normal
                 }
                 index = close + 1
                 continue
@@ -66,6 +111,7 @@ public struct NeuralText: Equatable, Sendable {
                 }
             }
             scalars.append(decoded)
+            pitches.append(pitch)
             if let current {
                 if let rewritten = current.textLength {
                     ranges.append(current.textOffset..<(current.textOffset + rewritten))
@@ -81,6 +127,26 @@ public struct NeuralText: Equatable, Sendable {
         self.scalars = scalars
         self.textRanges = ranges
         self.marks = marks
+        self.pitches = pitches
+    }
+
+    /// The value of attribute `name` in a start tag, in double or single quotes.
+    static func attribute(_ name: String, of tag: String) -> String? {
+        let scalars = Array(tag.unicodeScalars)
+        let key = Array((name + "=").unicodeScalars)
+        var index = 0
+        while index + key.count < scalars.count {
+            let follows = index == 0 || scalars[index - 1] == " "
+            if follows && Array(scalars[index..<(index + key.count)]) == key {
+                let quote = scalars[index + key.count]
+                guard quote == "\"" || quote == "'" else { return nil }
+                let start = index + key.count + 1
+                guard let end = scalars[start...].firstIndex(of: quote) else { return nil }
+                return String(String.UnicodeScalarView(scalars[start..<end]))
+            }
+            index += 1
+        }
+        return nil
     }
 
     private static func entity(_ name: String) -> Unicode.Scalar? {

@@ -7,10 +7,17 @@ public struct PhonemeIDs: Equatable, Sendable {
     public var starts: [Int]
     /// Phonemes the map lacks, skipped, each once in order of appearance.
     public var missing: [Unicode.Scalar]
+    /// How many ids the start symbol and the end symbol take.
+    public var startSymbolCount: Int
+    public var endSymbolCount: Int
+    /// How many ids the pad after each phoneme takes.
+    public var padCount: Int
 
     public init(phonemes: [Unicode.Scalar], map: [Unicode.Scalar: [Int64]]) {
         let pad = map[PiperVoiceConfig.padding] ?? []
-        var ids = (map[PiperVoiceConfig.start] ?? []) + pad
+        let startSymbol = map[PiperVoiceConfig.start] ?? []
+        let endSymbol = map[PiperVoiceConfig.end] ?? []
+        var ids = startSymbol + pad
         var starts: [Int] = []
         var missing: [Unicode.Scalar] = []
         starts.reserveCapacity(phonemes.count)
@@ -23,8 +30,11 @@ public struct PhonemeIDs: Equatable, Sendable {
             ids += phonemeIDs
             ids += pad
         }
-        ids += map[PiperVoiceConfig.end] ?? []
+        ids += endSymbol
         self.ids = ids
+        startSymbolCount = startSymbol.count
+        padCount = pad.count
+        endSymbolCount = endSymbol.count
         self.starts = starts
         self.missing = missing
     }

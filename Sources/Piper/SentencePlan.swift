@@ -17,6 +17,10 @@ public struct PiperSentence: Equatable, Sendable {
     public var words: [Word]
     /// Inline marks (indices into the segment's marks) and the phoneme they come before.
     public var marks: [Mark]
+    /// The sentence is the first words of a clause, cut off to be heard sooner: it ends in no pause.
+    public var endsMidClause = false
+    /// The sentence is the rest of a clause cut by ``endsMidClause``: it starts with no pause.
+    public var startsMidClause = false
 
     public struct Word: Equatable, Sendable {
         /// The word in the plain text, in scalars.
@@ -35,8 +39,17 @@ public struct PiperSentence: Equatable, Sendable {
     static let sentenceEnds: Set<Unicode.Scalar> = [".", "?", "!"]
     static let clauseEnds: Set<Unicode.Scalar> = [",", ":", ";"]
 
+    /// With `firstClauseAlone`, a first clause of at least this many words is cut after
+    /// ``firstPieceWords`` of them, and its rest again after ``secondPieceWords`` when at least
+    /// ``cutClauseWords`` words would follow: each piece is synthesised while the one before it
+    /// plays, so each may be a few times longer than the one before.
+    public static let cutClauseWords = 7
+    public static let firstPieceWords = 3
+    public static let secondPieceWords = 12
+
     /// Groups `clauses` of `text` into sentences as Piper does. With `firstClauseAlone` a first
-    /// sentence of several clauses ends after its first: it is synthesised, and heard, sooner.
+    /// sentence of several clauses ends after its first, and a long first clause after its first
+    /// words: it is synthesised, and heard, sooner.
     public static func sentences(
         text: NeuralText, clauses: [PhonemizedClause], firstClauseAlone: Bool = false
     ) -> [PiperSentence] {
@@ -82,6 +95,15 @@ public struct PiperSentence: Equatable, Sendable {
             sentences.append(current)
         }
         sentences.removeAll { $0.phonemes.allSatisfy { $0 == " " } && $0.words.isEmpty }
+        if firstClauseAlone, let first = sentences.first, first.canCut(beforeWord: firstPieceWords) {
+            var pieces = first.cut(beforeWord: firstPieceWords)
+            if pieces[1].words.count >= secondPieceWords + cutClauseWords,
+                pieces[1].canCut(beforeWord: secondPieceWords)
+            {
+                pieces.replaceSubrange(1..<2, with: pieces[1].cut(beforeWord: secondPieceWords))
+            }
+            sentences.replaceSubrange(0..<1, with: pieces)
+        }
         // Each mark before the first word at or after it; past every word, at the end.
         for mark in text.marks {
             var placed = false
@@ -98,6 +120,28 @@ public struct PiperSentence: Equatable, Sendable {
             }
         }
         return sentences
+    }
+
+    /// Whether the sentence has at least ``cutClauseWords`` words and word `index` starts after the
+    /// one before it in the phonemes (espeak-ng may speak two words as one).
+    func canCut(beforeWord index: Int) -> Bool {
+        words.count >= Self.cutClauseWords && index > 0 && index < words.count
+            && words[index].phoneme > words[index - 1].phoneme
+    }
+
+    /// The sentence as two, the second starting at word `index`.
+    func cut(beforeWord index: Int) -> [PiperSentence] {
+        let at = words[index].phoneme
+        var head = PiperSentence(phonemes: Array(phonemes[..<at]), words: Array(words[..<index]), marks: [])
+        while head.phonemes.last == " " { head.phonemes.removeLast() }
+        head.startsMidClause = startsMidClause
+        head.endsMidClause = true
+        var tail = PiperSentence(
+            phonemes: Array(phonemes[at...]),
+            words: words[index...].map { Word(text: $0.text, phoneme: $0.phoneme - at) }, marks: [])
+        tail.startsMidClause = true
+        tail.endsMidClause = endsMidClause
+        return [head, tail]
     }
 
     /// The clauses with the text each really spoke. libespeak-ng 1.51 reads past a clause's end
@@ -155,13 +199,16 @@ public struct PiperTimeline: Sendable {
     /// The sample offset where each id starts, and the count of samples.
     public let idStarts: [Int]
     public let sampleCount: Int
+    /// Whether the starts come from the model's durations, not spread evenly.
+    public let isMeasured: Bool
 
     /// From the model's durations (frames per id) when it gave them, else spread evenly.
     public init(idCount: Int, durations: [Float]?, sampleCount: Int) {
         self.sampleCount = sampleCount
         var starts: [Int] = []
         starts.reserveCapacity(idCount)
-        if let durations, durations.count == idCount, durations.allSatisfy({ $0.isFinite && $0 >= 0 }) {
+        isMeasured = durations?.count == idCount && durations?.allSatisfy({ $0.isFinite && $0 >= 0 }) == true
+        if let durations, isMeasured {
             let frames = durations.reduce(0, +)
             // Samples per frame: the model's hop length (256 in Piper's models).
             let scale = frames > 0 ? Double(sampleCount) / Double(frames) : 0
@@ -174,6 +221,27 @@ public struct PiperTimeline: Sendable {
             for index in 0..<idCount { starts.append(idCount > 0 ? index * sampleCount / idCount : 0) }
         }
         self.idStarts = starts
+    }
+
+    /// The sample at which id `index` starts (past the last: the end).
+    public func sample(ofID index: Int) -> Int {
+        index >= 0 && index < idStarts.count ? idStarts[index] : sampleCount
+    }
+
+    /// A sample at or above this magnitude is heard (−40 dBFS: Utter scales each sentence to full range).
+    public static let audibleLevel: Int16 = 328
+
+    /// The sample at which phoneme `index` of `ids` starts to be heard. The model's sound for a
+    /// phoneme begins in the pad before it (measured with the joe voice: 1 to 3 frames early,
+    /// 17 to 32 ms), so this is the first audible sample from that pad's start on, or the
+    /// phoneme's start where the pad is silent.
+    public func heardSample(ofPhoneme index: Int, in ids: PhonemeIDs, samples: [Int16]) -> Int {
+        let start = sample(ofPhoneme: index, in: ids)
+        guard index < ids.starts.count else { return start }
+        let padStart = sample(ofID: max(0, ids.starts[index] - ids.padCount))
+        let end = min(start, samples.count)
+        guard padStart < end else { return start }
+        return samples[padStart..<end].firstIndex { abs(Int($0)) >= Int(Self.audibleLevel) } ?? start
     }
 
     /// The sample at which phoneme `index` of `ids` starts (its count: the end).

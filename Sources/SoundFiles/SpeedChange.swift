@@ -7,19 +7,47 @@ public enum SpeedChange {
     /// The speeds libsonic is asked for: beyond them speech is no longer understood anyway.
     public static let speeds = 0.25...8.0
 
-    /// `samples` (mono, at `sampleRate`) played `speed` times as fast, pitch kept; unchanged at a
-    /// speed of 1, and nil when libsonic cannot make its stream (out of memory).
-    public static func apply(_ samples: [Int16], speed: Double, sampleRate: Int) -> [Int16]? {
+    /// The pitch factors libsonic is asked for: an octave either way.
+    public static let pitchFactors = 0.5...2.0
+
+    /// `samples` (mono, at `sampleRate`) played `speed` times as fast with their pitch times
+    /// `pitch`; unchanged at 1 and 1, and nil when libsonic cannot make its stream (out of memory).
+    public static func apply(_ samples: [Int16], speed: Double, pitch: Double = 1, sampleRate: Int) -> [Int16]? {
+        apply(samples, speed: speed, pitches: [(0, pitch)], sampleRate: sampleRate)
+    }
+
+    /// `samples` played `speed` times as fast, their pitch times `pitches[i].pitch` from sample
+    /// `pitches[i].sample` on (in order; 1 before the first). libsonic applies a change within
+    /// about two pitch periods of where it is asked for.
+    public static func apply(
+        _ samples: [Int16], speed: Double, pitches: [(sample: Int, pitch: Double)], sampleRate: Int
+    ) -> [Int16]? {
         let speed = min(max(speed, speeds.lowerBound), speeds.upperBound)
-        guard abs(speed - 1) > 0.001, !samples.isEmpty else { return samples }
+        // A pitch that is not a number is none (libsonic must not get NaN).
+        let pitches = pitches.map {
+            (
+                min(max($0.sample, 0), samples.count),
+                $0.pitch.isNaN ? 1 : min(max($0.pitch, pitchFactors.lowerBound), pitchFactors.upperBound)
+            )
+        }
+        let changesPitch = pitches.contains { abs($0.1 - 1) > 0.001 }
+        guard abs(speed - 1) > 0.001 || changesPitch, !samples.isEmpty else { return samples }
         guard let stream = sonicCreateStream(Int32(sampleRate), 1) else { return nil }
         defer { sonicDestroyStream(stream) }
         sonicSetSpeed(stream, Float(speed))
         var input = samples
+        let bounds = [0] + pitches.map(\.0) + [samples.count]
         let written = input.withUnsafeMutableBufferPointer { buffer in
-            sonicWriteShortToStream(stream, buffer.baseAddress, Int32(buffer.count))
+            for stretch in 0..<(bounds.count - 1) where bounds[stretch] < bounds[stretch + 1] {
+                sonicSetPitch(stream, Float(stretch == 0 ? 1 : pitches[stretch - 1].1))
+                let count = bounds[stretch + 1] - bounds[stretch]
+                guard sonicWriteShortToStream(stream, buffer.baseAddress! + bounds[stretch], Int32(count)) != 0 else {
+                    return false
+                }
+            }
+            return true
         }
-        guard written != 0, sonicFlushStream(stream) != 0 else { return nil }
+        guard written, sonicFlushStream(stream) != 0 else { return nil }
         var output = [Int16](repeating: 0, count: Int(Double(samples.count) / speed) + 4096)
         var produced = 0
         while produced < output.count {

@@ -3,6 +3,7 @@ import Logging
 import OnnxRuntime
 import Piper
 import Playback
+import RealModule
 import SSML
 import SoundFiles
 import Voices
@@ -34,6 +35,8 @@ extension Synthesizer {
         let modelSpeed = min(max(job.speed, Self.neuralModelSpeeds.lowerBound), Self.neuralModelSpeeds.upperBound)
         let lengthScale = max(0.2, min(5, model.config.lengthScale / Float(modelSpeed)))
         let compression = job.speed / modelSpeed
+        // The model has no pitch control: libsonic shifts it.
+        let pitch = Self.neuralPitch(job.parameters.pitch)
         for segment in segments {
             var pending = segment.leadingMarks.map {
                 SynthesisEvent.mark(job: job.id, name: $0, position: sink.writePosition)
@@ -67,6 +70,12 @@ extension Synthesizer {
                 }
                 reportedMarks = Set(segment.inlineMarks.indices)
             } else if segment.markup != nil {
+                // Marks before the segment's text are heard with its first word, not with the
+                // silence the model makes for the start symbol before it (50 ms early with joe).
+                var leadingMarks = pending.compactMap { event -> String? in
+                    if case .mark(_, let name, _) = event { name } else { nil }
+                }
+                pending.removeAll()
                 let text = NeuralText(segment: segment)
                 let clauses: [PhonemizedClause]
                 do {
@@ -77,9 +86,9 @@ extension Synthesizer {
                 }
                 // The message's first clause alone: its first sound comes sooner.
                 let firstClauseAlone = sink.writePosition == start
-                for sentence in PiperSentence.sentences(
-                    text: text, clauses: clauses, firstClauseAlone: firstClauseAlone)
-                {
+                for (index, sentence) in PiperSentence.sentences(
+                    text: text, clauses: clauses, firstClauseAlone: firstClauseAlone
+                ).enumerated() {
                     guard !isCancelled(job.id) else { return true }
                     let ids = PhonemeIDs(phonemes: sentence.phonemes, map: model.config.phonemeIDs)
                     for phoneme in ids.missing where model.loggedMissing.insert(phoneme).inserted {
@@ -112,15 +121,49 @@ extension Synthesizer {
                     let modelSamples = Self.pcm(result.samples, from: model.config.sampleRate, to: rate)
                     let timeline = PiperTimeline(
                         idCount: ids.ids.count, durations: result.durations, sampleCount: modelSamples.count)
-                    let samples = compressed(modelSamples, speed: compression, sampleRate: rate)
-                    // Marks and words at the sample where they are heard after the compression.
-                    let heard = { (sample: Int) in
-                        min(samples.count, SpeedChange.position(sample, speed: compression))
+                    // The start symbol's silence is left out where it would only delay the sound:
+                    // the message's first sentence and the rest of a cut clause; the end symbol's
+                    // where a clause was cut, so that its two pieces join as one. Only where the
+                    // model gave its durations: an even spread could cut into speech.
+                    let trimsStart =
+                        timeline.isMeasured && (sentence.startsMidClause || (firstClauseAlone && index == 0))
+                    let lead = trimsStart ? timeline.sample(ofID: ids.startSymbolCount) : 0
+                    let tail =
+                        timeline.isMeasured && sentence.endsMidClause
+                        ? timeline.sample(ofID: ids.ids.count - ids.endSymbolCount) : modelSamples.count
+                    var kept = Array(modelSamples[lead..<max(lead, tail)])
+                    Self.fade(&kept, in: lead > 0, out: tail < modelSamples.count)
+                    // Where a phoneme is heard in what is kept, before the compression.
+                    let keptSample = { (phoneme: Int) in
+                        min(
+                            kept.count,
+                            max(0, timeline.heardSample(ofPhoneme: phoneme, in: ids, samples: modelSamples) - lead))
                     }
+                    // The pitch setting and each word's <prosody pitch>, from the word's first sound.
+                    var pitches: [(sample: Int, pitch: Double)] = []
+                    for word in sentence.words where word.text.lowerBound < text.pitches.count {
+                        let prosody = text.pitches[word.text.lowerBound]
+                        let factor = pitch * prosody.factor * Double.exp2(prosody.semitones / 12)
+                        guard pitches.last?.pitch != factor else { continue }
+                        pitches.append((pitches.isEmpty ? 0 : keptSample(word.phoneme), factor))
+                    }
+                    let samples = changed(
+                        kept, speed: compression, pitches: pitches.isEmpty ? [(0, pitch)] : pitches, sampleRate: rate)
+                    // Marks and words at the sample where they are heard after the compression.
                     let base = sink.writePosition
+                    let heardPhoneme = { (phoneme: Int) in
+                        min(samples.count, SpeedChange.position(keptSample(phoneme), speed: compression))
+                    }
                     var placed: [(Int, SynthesisEvent)] = []
+                    if !leadingMarks.isEmpty {
+                        let sample = heardPhoneme(sentence.words.first?.phoneme ?? 0)
+                        placed += leadingMarks.map {
+                            (sample, .mark(job: job.id, name: $0, position: base + UInt64(sample)))
+                        }
+                        leadingMarks.removeAll()
+                    }
                     for mark in sentence.marks where mark.index < segment.inlineMarks.count {
-                        let sample = heard(timeline.sample(ofPhoneme: mark.phoneme, in: ids))
+                        let sample = heardPhoneme(mark.phoneme)
                         placed.append(
                             (
                                 sample,
@@ -132,7 +175,7 @@ extension Synthesizer {
                     if job.reportsWords {
                         for word in sentence.words {
                             guard let range = text.textRange(of: word.text) else { continue }
-                            let sample = heard(timeline.sample(ofPhoneme: word.phoneme, in: ids))
+                            let sample = heardPhoneme(word.phoneme)
                             placed.append((sample, .word(job: job.id, text: range, position: base + UInt64(sample))))
                         }
                     }
@@ -147,6 +190,7 @@ extension Synthesizer {
                     }
                     guard complete else { return true }
                 }
+                pending += leadingMarks.map { .mark(job: job.id, name: $0, position: sink.writePosition) }
             }
             guard !isCancelled(job.id) else { return true }
             // Marks no sentence carried (a segment with nothing to say) come after it.
@@ -167,11 +211,20 @@ extension Synthesizer {
     /// 929 words a minute with the scale up to 2, 1,045 up to 1.5, espeak-ng 1,077).
     static let neuralModelSpeeds = 0.5...1.5
 
-    /// `samples` played `speed` times as fast (pitch kept); as they are when libsonic fails (logged).
-    func compressed(_ samples: [Int16], speed: Double, sampleRate: Int) -> [Int16] {
-        guard abs(speed - 1) > 0.001 else { return samples }
-        guard let changed = SpeedChange.apply(samples, speed: speed, sampleRate: sampleRate) else {
-            logger.error("libsonic cannot change the speed (out of memory); played at its own pace")
+    /// The factor a neural voice's pitch is shifted by for espeak-ng's pitch `setting` (0…100,
+    /// 50 normal): the heard change espeak-ng voices make, 59 steps an octave (see
+    /// ``EngineParameters/pitchSteps(risingBy:)``).
+    static func neuralPitch(_ setting: Int) -> Double {
+        Double.exp2(Double(setting - 50) / 59)
+    }
+
+    /// `samples` played `speed` times as fast with their pitch changed as `pitches` say (see
+    /// ``SpeedChange/apply(_:speed:pitches:sampleRate:)``); as they are when libsonic fails (logged).
+    func changed(_ samples: [Int16], speed: Double, pitches: [(sample: Int, pitch: Double)], sampleRate: Int) -> [Int16]
+    {
+        guard abs(speed - 1) > 0.001 || pitches.contains(where: { abs($0.pitch - 1) > 0.001 }) else { return samples }
+        guard let changed = SpeedChange.apply(samples, speed: speed, pitches: pitches, sampleRate: sampleRate) else {
+            logger.error("libsonic cannot change the speed or pitch (out of memory); played as the model made it")
             return samples
         }
         return changed
@@ -197,6 +250,23 @@ extension Synthesizer {
         guard !isCancelled(job.id) else { return false }
         report(placer.finish(at: sink.writePosition))
         return true
+    }
+
+    /// Samples a cut leaves: 3 ms at 22,050 Hz, enough that a cut through a sound does not click.
+    static let cutFade = 64
+
+    /// `samples` faded in at their start and out at their end, where they were cut.
+    static func fade(_ samples: inout [Int16], in fadesIn: Bool, out fadesOut: Bool) {
+        let length = min(cutFade, samples.count / 2)
+        guard length > 0 else { return }
+        for offset in 0..<length {
+            let gain = Double(offset) / Double(length)
+            if fadesIn { samples[offset] = Int16((Double(samples[offset]) * gain).rounded()) }
+            if fadesOut {
+                let last = samples.count - 1 - offset
+                samples[last] = Int16((Double(samples[last]) * gain).rounded())
+            }
+        }
     }
 
     /// The model's samples as 16-bit ones at `outputRate`, scaled to full range as Piper does.

@@ -98,6 +98,58 @@ import Testing
         #expect(sentences.map { String(String.UnicodeScalarView($0.phonemes)) } == ["hˈaɪ ðɛɹ,", "juː.", "bˈaɪ!"])
     }
 
+    @Test func `a long first clause is cut after its first words when the first clause is alone`() {
+        let text = NeuralText(segment: SpeechSegment(markup: "<speak>One two three four five six seven.</speak>"))
+        let clauses = [PhonemizedClause(phonemes: "wˈʌn tuː θɹiː fɔːɹ faɪv sɪks sɛvən", text: 0..<34)]
+        let cut = PiperSentence.sentences(text: text, clauses: clauses, firstClauseAlone: true)
+        #expect(
+            cut.map { String(String.UnicodeScalarView($0.phonemes)) } == ["wˈʌn tuː θɹiː", "fɔːɹ faɪv sɪks sɛvən."])
+        #expect(cut.map(\.endsMidClause) == [true, false] && cut.map(\.startsMidClause) == [false, true])
+        #expect(cut[0].words.map(\.text) == [0..<3, 4..<7, 8..<13] && cut[0].words.map(\.phoneme) == [0, 5, 9])
+        #expect(cut[1].words.map(\.text) == [14..<18, 19..<23, 24..<27, 28..<33])
+        #expect(cut[1].words.map(\.phoneme) == [0, 5, 10, 15])
+        let whole = PiperSentence.sentences(text: text, clauses: clauses)
+        #expect(whole.count == 1 && whole[0].words.count == 7 && !whole[0].endsMidClause)
+        let short = PiperSentence.sentences(
+            text: text, clauses: [PhonemizedClause(phonemes: "wˈʌn tuː θɹiː fɔːɹ faɪv sɪks", text: 0..<27)],
+            firstClauseAlone: true)
+        #expect(short.count == 1, "six words are synthesised at once")
+    }
+
+    @Test func `a first clause of 22 words is cut after 3 and 15 words, 21 words after 3`() {
+        func pieces(_ count: Int) -> [PiperSentence] {
+            let words = (0..<count).map { _ in "ab" }
+            let text = NeuralText(segment: SpeechSegment(markup: "<speak>" + words.joined(separator: " ") + "</speak>"))
+            return PiperSentence.sentences(
+                text: text, clauses: [PhonemizedClause(phonemes: words.joined(separator: " "), text: 0..<(3 * count))],
+                firstClauseAlone: true)
+        }
+        let long = pieces(22)
+        #expect(long.map(\.words.count) == [3, 12, 7])
+        #expect(
+            long.map(\.startsMidClause) == [false, true, true] && long.map(\.endsMidClause) == [true, true, false])
+        #expect(long[2].words.first?.text == 45..<47 && long[2].words.first?.phoneme == 0)
+        #expect(pieces(21).map(\.words.count) == [3, 18])
+    }
+
+    @Test func `prosody pitch is kept for each character, nested changes combined`() {
+        let text = NeuralText(
+            segment: SpeechSegment(
+                markup: "<speak>a <prosody rate='slow' pitch='+20%'>b <prosody pitch=\"high\">c</prosody> "
+                    + "d <prosody pitch=\"-2st\">e</prosody></prosody> f <prosody pitch=\"90Hz\">g</prosody></speak>"))
+        #expect(text.string == "a b c d e f g")
+        let twenty = NeuralText.Pitch(factor: 1.2, semitones: 0)
+        #expect(text.pitches[0] == .normal && text.pitches[2] == twenty)
+        #expect(text.pitches[4] == NeuralText.Pitch(factor: 1.2, semitones: 3))
+        #expect(text.pitches[6] == twenty)
+        #expect(text.pitches[8] == NeuralText.Pitch(factor: 1.2, semitones: -2))
+        #expect(text.pitches[10] == .normal, "after the outer </prosody>")
+        #expect(text.pitches[12] == .normal, "Hz needs the voice's own F0: not applied")
+        for bad in ["-100%", "loud", "nan%", "nanst", "infst", "%", "st"] {
+            #expect(NeuralText.Pitch.normal.changed(by: bad) == nil, "\(bad)")
+        }
+    }
+
     @Test func `an inline mark goes before the word after it`() {
         let segment = SpeechSegment(markup: "<speak>Hi <mark name=\"m0\"/>there.</speak>", inlineMarks: ["x"])
         let text = NeuralText(segment: segment)
@@ -114,5 +166,6 @@ import Testing
         #expect(even.idStarts == [0, 250, 500, 750])
         let wrongCount = PiperTimeline(idCount: 4, durations: [1, 2], sampleCount: 1000)
         #expect(wrongCount.idStarts == even.idStarts)
+        #expect(timed.isMeasured && !even.isMeasured && !wrongCount.isMeasured)
     }
 }

@@ -174,8 +174,9 @@ def main():
                     except BenchError as e:
                         skews, lost = [], len(MARKS)
                         R[name]["marks_note"] = str(e)
-                    for _, skew in skews:
+                    for mark, skew in skews:
                         add(name, "skew", skew)
+                        add(name, "skew_" + mark, skew)
                     add(name, "marks_lost", lost)
                     add(name, "marks_sent", len(MARKS))
                 except Exception as e:
@@ -241,6 +242,8 @@ def report(args, R, piper, model, failures):
     print("%-50s %20s %22s %7s" % ("metric: median (p95)", ours, theirs, "ratio"))
     for label, key, digits in rows:
         print("%-50s %20s %22s %7s" % (label, cell(ours, key, digits), cell(theirs, key, digits), ratio(key)))
+    print("sd_utter mark skew by mark, median (p95) ms: " + ", ".join(
+        "%s %s" % (mark, cell(ours, "skew_" + mark, 1)) for mark in MARKS))
     for name in (ours, theirs):
         sent, lost = sum(R[name].get("marks_sent", [])), sum(R[name].get("marks_lost", []))
         print("%s: marks delivered %d of %d, lost %d%s" % (
