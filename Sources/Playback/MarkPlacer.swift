@@ -19,16 +19,11 @@ public struct MarkPlacer: Sendable {
     public private(set) var lastMarkPosition: UInt64
     private var reported = 0
     private var lastWord: Range<Int>?
-    /// How many times faster than the engine made them its samples are played (compressed above
-    /// the engine's plain top speed): an event's offset from `base` is divided by it, and a
-    /// chunk's `chunkStart` and `count` are given as heard.
-    public var speed: Double
 
     /// A placer for `segment` of `job`, whose samples start at `base`; words are placed only with
     /// `placesWords` (they cost a pass over the markup).
-    public init(job: UInt64, segment: SpeechSegment, base: UInt64, placesWords: Bool, speed: Double = 1) {
+    public init(job: UInt64, segment: SpeechSegment, base: UInt64, placesWords: Bool) {
         self.job = job
-        self.speed = speed
         self.segment = segment
         self.base = base
         self.lastMarkPosition = base
@@ -91,8 +86,7 @@ public struct MarkPlacer: Sendable {
     }
 
     private func clamp(sample: Int, trimmed: Int, chunkEnd: UInt64) -> UInt64 {
-        let engineOffset = max(0, sample - trimmed)
-        let offset = speed == 1 ? UInt64(engineOffset) : UInt64((Double(engineOffset) / speed).rounded())
+        let offset = UInt64(max(0, sample - trimmed))
         return min(max(base + offset, lastMarkPosition), chunkEnd)
     }
 

@@ -29,17 +29,6 @@ public enum SynthesisEvent: Equatable, Sendable {
             position
         }
     }
-
-    /// The same event at `position`.
-    public func moved(to position: UInt64) -> SynthesisEvent {
-        switch self {
-        case .audioStart(let job, _): .audioStart(job: job, position: position)
-        case .mark(let job, let name, _): .mark(job: job, name: name, position: position)
-        case .word(let job, let text, _): .word(job: job, text: text, position: position)
-        case .progress(let job, _): .progress(job: job, position: position)
-        case .end(let job, _): .end(job: job, position: position)
-        }
-    }
 }
 
 /// What libespeak-ng reports inside one chunk of a synthesis call.

@@ -42,22 +42,6 @@ public struct EngineParameters: Equatable, Sendable {
 
     public init() {}
 
-    /// The fastest libespeak-ng 1.51 speaks by itself. From espeakRATE_MAXIMUM (450) words a
-    /// minute on, its SetSpeed (setlengths.c) synthesises at 175 and speeds that up with its own
-    /// libsonic stream (wavegen.c), but reports marks and words where the stream took their
-    /// samples in, not where they come out: ahead of the pitch periods it holds back (at 900, marks
-    /// came 38 ms before their sound through the server).
-    public static let plainTopRate = 449
-
-    /// The words a minute libespeak-ng is asked for: at most its plain top speed.
-    var engineWordsPerMinute: Int { min(wordsPerMinute, Self.plainTopRate) }
-
-    /// How many times faster than libespeak-ng speaks them its samples are played (by Utter's own
-    /// libsonic stream, in whose output the marks are placed): 1 up to the plain top speed.
-    public var compression: Double {
-        wordsPerMinute > Self.plainTopRate ? Double(wordsPerMinute) / Double(Self.plainTopRate) : 1
-    }
-
     /// libespeak-ng's pitch steps (its 0…100 pitch scale, as in `<prosody pitch="+N">` and the
     /// capitals option) that raise the heard pitch by `percent`. A step scales the voice's base
     /// pitch by 2^(1/50), but the intonation around it stays, so the heard F0 rises less: 59
@@ -163,7 +147,7 @@ public final class EspeakEngine {
 
     func apply(_ parameters: EngineParameters) {
         guard parameters != currentParameters else { return }
-        espeak_SetParameter(espeakRATE, Int32(parameters.engineWordsPerMinute), 0)
+        espeak_SetParameter(espeakRATE, Int32(parameters.wordsPerMinute), 0)
         espeak_SetParameter(espeakPITCH, Int32(parameters.pitch), 0)
         espeak_SetParameter(espeakRANGE, Int32(parameters.pitchRange), 0)
         switch parameters.punctuation {

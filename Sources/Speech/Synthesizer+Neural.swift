@@ -185,10 +185,15 @@ extension Synthesizer {
         selectVoice(for: segment, of: job, engine: engine)
         engine.apply(job.parameters)
         var placer = MarkPlacer(job: job.id, segment: segment, base: sink.writePosition, placesWords: job.reportsWords)
-        var pending: [SynthesisEvent] = []
-        synthesizeSegment(
-            markup, of: job, engine: engine, pauseAtEnd: segment.pausesAtEnd, trimsLeadingZeros: false,
-            placer: &placer, pending: &pending, writer: &writer)
+        var output = writer
+        defer { writer = output }
+        let finishesWhenCancelled = markup.utf8.count <= Self.abortableSegmentBytes
+        engine.synthesize(ssml: markup, pauseAtEnd: segment.pausesAtEnd, reportsWords: job.reportsWords) {
+            chunk, engineEvents in
+            guard !self.isCancelled(job.id) else { return finishesWhenCancelled }
+            self.report(placer.place(engineEvents, chunkStart: self.sink.writePosition, count: chunk.count, trimmed: 0))
+            return output.write(chunk, isCancelled: { self.isCancelled(job.id) }) || finishesWhenCancelled
+        }
         guard !isCancelled(job.id) else { return false }
         report(placer.finish(at: sink.writePosition))
         return true
