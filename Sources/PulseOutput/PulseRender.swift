@@ -427,11 +427,13 @@ private func askForTiming(_ state: inout PulseRenderState, stream: OpaquePointer
     state.timing = _unsafePerformance { pa_stream_update_timing_info(stream, nil, nil) }
 }
 
-/// Ring frames handed to the server and not heard yet: the frames written past the server's read
-/// index in its last timing reply, moved on at the sample rate since the reply was current, plus
-/// what the sink holds. (Not libpulse's interpolated latency: with short messages at 900 words a
-/// minute it gave none (an error or a negative one) at every step of a message, so everything
-/// handed over counted as heard and marks went out about 40 ms before their sound.)
+/// Ring frames handed to the server and not heard yet: the frames written past the one the sink
+/// plays now, which is the read index of the server's last timing reply less what the sink held
+/// then, moved on at the sample rate since the reply (or since the stream last woke, for a reply
+/// from before it: the server reads on from where it stopped), and never past the write index.
+/// (Not libpulse's interpolated latency: with short messages at 900 words a minute it gave none,
+/// an error or a negative one, at every step of a message, so everything handed over counted as
+/// heard and marks went out about 40 ms before their sound.)
 @_noLocks
 private func queuedFrames(
     _ box: UnsafeMutablePointer<PulseStream>, written: UInt64, handedOver: UInt64, wokeAt: UInt64
@@ -442,19 +444,14 @@ private func queuedFrames(
     else { return 0 }
     let rate = UInt64(box.pointee.sampleRate)
     let stamp = UInt64(info.timestamp.tv_sec) &* 1_000_000 &+ UInt64(info.timestamp.tv_usec)
-    let now = wallMicroseconds()
-    // A reply from before the stream last woke (uncorked, or started again after running dry)
-    // says where the server stopped: it reads on from there since the wake.
     let since = stamp > wokeAt ? stamp : wokeAt
-    var moved: UInt64 = 0
-    if info.playing != 0 || since == wokeAt {
-        let age = now > since ? now - since : 0
-        moved = (age < 1_000_000 ? age : 1_000_000) * rate / 1_000_000
-    }
-    var read = UInt64(info.read_index) / UInt64(MemoryLayout<Int16>.size) + moved
-    if read > written { read = written }
+    let now = wallMicroseconds()
+    let age = now > since ? now - since : 0
+    let moved = (age < 1_000_000 ? age : 1_000_000) * rate / 1_000_000
     let inSink = info.sink_usec * rate / 1_000_000
-    let frames = written - read + inSink
+    var heard = UInt64(info.read_index) / UInt64(MemoryLayout<Int16>.size) + moved
+    heard = heard > inSink ? heard - inSink : 0
+    let frames = written > heard ? written - heard : 0
     return frames < handedOver ? frames : handedOver
 }
 
