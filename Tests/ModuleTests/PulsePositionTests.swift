@@ -51,15 +51,12 @@ struct PulsePositionTests {
             let start = try sink.beginJob(job, continuing: false)
             _ = tone.withUnsafeBufferPointer { sink.write($0, isCancelled: { false }) }
             let deadline = monotonicSeconds() + 5
-            while sink.playedPosition(at: MonotonicClock.now) < start + UInt64(into) && monotonicSeconds() < deadline {
-                usleep(500)
-            }
+            let played = { sink.playedPosition(at: MonotonicClock.now) }
+            while played() < start + UInt64(into) && monotonicSeconds() < deadline { usleep(500) }
             // Read after the stream's claim: the recording can only have grown since.
             let heard = newestRunLength(recording.samplesSoFar())
             shortfalls.append(into - heard)
-            while sink.playedPosition(at: MonotonicClock.now) < start + UInt64(tone.count) && monotonicSeconds() < deadline {
-                usleep(2000)
-            }
+            while played() < start + UInt64(tone.count) && monotonicSeconds() < deadline { usleep(2000) }
             usleep(250_000)  // silence: the stream runs dry
         }
         print("\(kind): samples of the tone not yet recorded when the stream said 150 ms were heard: \(shortfalls)")
