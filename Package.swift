@@ -221,7 +221,8 @@ let package = Package(
         .testTarget(
             name: "ModuleTests",
             dependencies: [
-                "sd_utter", "utter", "UtterModule", "UtterKit", "Speech", "ALSAOutput", "AudioStream", "PipeWireOutput", "AudioSinks",
+                "sd_utter", "utter", "UtterModule", "UtterKit", "Speech", "ALSAOutput", "AudioStream", "PipeWireOutput",
+                "PulseOutput", "AudioSinks",
                 "System", "Voices", "ModuleProtocol", "Configuration", "SSML", "Playback", "TestSupport", "UtterCLI",
                 "OnnxRuntime", "JapaneseReading", "History", .product(name: "Logging", package: "swift-log"),
             ],

@@ -44,16 +44,6 @@ enum RealTimePulse {
         _unsafePerformance { pa_stream_get_timing_info(stream) }?.pointee
     }
 
-    /// The stream's latency in µs, interpolated from the last timing reply; nil when unknown or negative.
-    @_noLocks
-    static func latency(_ stream: OpaquePointer) -> UInt64? {
-        var microseconds: pa_usec_t = 0
-        var negative: Int32 = 0
-        // pa_stream_get_latency: computed from the last timing reply and the clock; no server call.
-        let result = _unsafePerformance { pa_stream_get_latency(stream, &microseconds, &negative) }
-        return result >= 0 && negative == 0 ? microseconds : nil
-    }
-
     /// One wait of the main loop (`timeout` µs, -1: none) on the server's socket, its timers and
     /// our eventfd, then its callbacks; negative when the loop failed.
     @_noLocks

@@ -60,11 +60,11 @@ final class InProcessSpeech {
     /// Speaks `ssml` to the end; returns its events once every sample has been played.
     func speak(
         _ ssml: String, voice: String = "gmw/en-US", segmenter: Segmenter = Segmenter(),
-        languageVoices: [String: String] = [:], reportsWords: Bool = false
+        languageVoices: [String: String] = [:], reportsWords: Bool = false, parameters: EngineParameters = .init()
     ) throws -> [SynthesisEvent] {
         nextJob += 1
         var job = SynthesisJob(
-            id: nextJob, ssml: ssml, engineVoice: voice, variant: nil, parameters: EngineParameters(), gain: 1,
+            id: nextJob, ssml: ssml, engineVoice: voice, variant: nil, parameters: parameters, gain: 1,
             segmenter: segmenter)
         job.languageVoices = languageVoices
         job.reportsWords = reportsWords
@@ -169,5 +169,55 @@ struct InProcessEngineTests {
             real.select(synthesisVoice: nil, language: "de-de", defaultVoice: nil, defaultLanguage: "en-US")?.voice.name
                 == "German")
         #expect(Set(real.listings.map { $0.name.lowercased() }).count == real.listings.count)
+    }
+}
+
+/// The quiet runs of `samples` (no sample at or above −40 dBFS) at least `minimum` samples long.
+private func quietRuns(in samples: [Int16], minimum: Int) -> [Range<Int>] {
+    var runs: [Range<Int>] = []
+    var start: Int?
+    for (index, sample) in samples.enumerated() {
+        if abs(Int32(sample)) < 300 {
+            if start == nil { start = index }
+        } else if let first = start {
+            if index - first >= minimum { runs.append(first..<index) }
+            start = nil
+        }
+    }
+    return runs
+}
+
+/// Marks in the sample domain where libespeak-ng speeds itself up with its own libsonic stream
+/// (450 words a minute and more).
+@Suite(.serialized)
+struct FastRateMarkTests {
+    /// Every mark stands right before a pause, so the word after it starts where the pause ends:
+    /// found from the rendered audio, that must be where the mark was placed.
+    @Test(arguments: [175, 900])
+    func `each mark sits at the onset of the word after it`(wordsPerMinute: Int) async throws {
+        let speech = try await InProcessSpeech()
+        var parameters = EngineParameters()
+        parameters.wordsPerMinute = wordsPerMinute
+        let names = ["a", "b", "c", "d"]
+        // A message before it, as a screen reader speaks many: libespeak-ng keeps its libsonic
+        // stream between calls.
+        _ = try speech.speak("<speak>Hello there.</speak>", parameters: parameters)
+        let events = try speech.speak(
+            "<speak>One. <mark name=\"a\"/>Alpha, <mark name=\"b\"/>oscar. <mark name=\"c\"/>Echo, "
+                + "<mark name=\"d\"/>index.</speak>", parameters: parameters)
+        let samples = speech.finish()
+        var marks: [String: Int] = [:]
+        for case .mark(_, let name, let position) in events { marks[name] = Int(position) }
+        try #require(marks.keys.sorted() == names, "every mark reported: \(events)")
+        // A pause between words lasts 15 ms or more at 900 words a minute (18 ms after a comma);
+        // the closure of a stop consonant inside a word is shorter.
+        let pauses = quietRuns(in: samples, minimum: 220)
+        for name in names {
+            let mark = marks[name]!
+            let nearest = try #require(pauses.min { abs($0.upperBound - mark) < abs($1.upperBound - mark) })
+            let error = Double(mark - nearest.upperBound) / 22.05
+            // A mark placed before audio a libsonic stream still holds would be 30 ms or more early.
+            #expect(abs(error) <= 3, "mark \(name) is \(error) ms from the onset of its word (\(pauses))")
+        }
     }
 }
