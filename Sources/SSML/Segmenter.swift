@@ -32,6 +32,9 @@ public struct Segmenter: Sendable {
     /// The languages whose text goes to the reader; nil: every language it reads. The voice that
     /// speaks a language must read what its reader makes (Mandarin's pinyin only one voice reads).
     public var readLanguages: Set<String>?
+    /// When true, a `<break>` after speech ends its segment and becomes the next one's leading
+    /// silence: for voices that take text without markup (neural ones), which would drop it.
+    public var breaksEndSegments = false
 
     public init(
         spellsText: Bool = false, capitals: Capitals = .none, engineVoiceNames: [String: String] = [:],
@@ -156,6 +159,9 @@ private struct Builder {
             if local == "break" {
                 if !hasSpeech && sound == nil {
                     leadingSilence = min(leadingSilence + Segmenter.breakMilliseconds(attributes), 60_000)
+                } else if options.breaksEndSegments && sound == nil {
+                    closeSegment()
+                    leadingSilence = min(Segmenter.breakMilliseconds(attributes), 60_000)
                 } else {
                     body += "<break\(attributes.map(Self.render).joined())/>"
                 }

@@ -471,6 +471,25 @@ struct NeuralSynthesisTests {
         #expect(found != nil, "the clip is played as it is")
     }
 
+    @Test func `an SSML break between words is silence of its length, the words around it spoken`() async throws {
+        let tiny = try TinyVoice()
+        let rig = try await NeuralRig.start()
+        var job = rig.job("<speak>Hello <break time=\"700ms\"/> world.</speak>", voice: try voice(tiny))
+        job.segmenter.breaksEndSegments = true  // as JobFactory sets it for neural voices
+        let events = try rig.speak(job)
+        rig.finish()
+        let words = events.compactMap { if case .word(_, _, let position) = $0 { Int(position) } else { nil } }
+        try #require(words.count == 2, "\(events)")
+        var longest = 0
+        var run = 0
+        for sample in rig.store.contents[words[0]..<words[1]] {
+            run = sample == 0 ? run + 1 : 0
+            longest = max(longest, run)
+        }
+        // 700 ms of digital silence, and at most the model's own silences at the sentence's ends.
+        #expect(longest >= 15435 && longest < 15435 + 11025, "\(longest) samples of silence between the words")
+    }
+
     @Test func `STOP ends a running inference and the next message is spoken`() async throws {
         let slow = try TinyVoice(["--slow"])
         let good = try TinyVoice()

@@ -249,6 +249,19 @@ import Testing
     #expect(SSMLText.escape("\"<\u{301}\"", quotes: true) == "&quot;&lt;\u{301}&quot;")
 }
 
+@Test func `for a voice without markup a break after speech ends the segment and is the next one's silence`() {
+    var segmenter = Segmenter()
+    segmenter.breaksEndSegments = true
+    #expect(
+        segmenter.markupSegments(
+            of: "<speak>Hi<break time=\"300ms\"/><break time=\"200ms\"/> there, <mark name=\"m\"/>you.</speak>") == [
+                SpeechSegment(markup: "<speak>Hi</speak>"),
+                SpeechSegment(
+                    markup: "<speak> there, <mark name=\"\(SpeechSegment.inlineMarkName(0))\"/>you.</speak>",
+                    inlineMarks: ["m"], leadingSilence: 500),
+            ])
+}
+
 @Test func `a break before the first word is silence Utter writes, elsewhere the engine's`() {
     #expect(
         Segmenter().markupSegments(

@@ -1,9 +1,7 @@
 import Glibc
 
-/// Shows a test's figures (a measure, a storm's memory) in the test log, on standard error in one
-/// write, beside the testing library's own lines. SwiftPM relays the runner's standard output and
-/// standard error from two pipes and has been seen dropping lines of the latter while both carried
-/// text; one stream keeps the log whole.
+/// Shows a test's figures (a measure, a storm's memory) in the test log: on standard error, in one
+/// write, so that they never split a line of the testing library's own output.
 public func report(_ line: String) {
     let text = line + "\n"
     text.utf8CString.withUnsafeBufferPointer { bytes in
