@@ -148,8 +148,10 @@ private func occurrences(of text: String, in log: String) -> Int {
             "sd_utter RSS: \(before) KiB at start, \(loaded) with joe loaded, \(spoken) after speaking with it, \(released) after its idle release, \(swapped) with the tiny model in its place"
         )
         #expect(loaded - before > 60_000, "the joe model takes memory: \(before) → \(loaded) KiB")
-        #expect(spoken - released > 60_000, "released, its memory goes: \(spoken) → \(released) KiB")
-        #expect(spoken - swapped > 60_000, "replaced, its memory goes: \(spoken) → \(swapped) KiB")
+        // Under AddressSanitizer freed memory waits in its quarantine: RSS cannot show it going.
+        let quarantined = getenv("UTTER_SANITIZER").map { String(cString: $0) == "address" } ?? false
+        #expect(spoken - released > 60_000 || quarantined, "released, its memory goes: \(spoken) → \(released) KiB")
+        #expect(spoken - swapped > 60_000 || quarantined, "replaced, its memory goes: \(spoken) → \(swapped) KiB")
     }
 
     @Test func `utter say -o renders speech with the joe voice, not espeak-ng's`() throws {
