@@ -219,13 +219,33 @@ let package = Package(
         .testTarget(
             name: "UtterKitTests", dependencies: ["UtterKit", "TestSupport", "System"], swiftSettings: upcoming),
         .testTarget(
-            name: "ModuleTests",
+            name: "PulseOutputTests", dependencies: ["PulseOutput", "AudioStream", "AudioSinks", "System", "TestSupport"],
+            swiftSettings: upcoming),
+        .testTarget(
+            name: "PipeWireOutputTests",
+            dependencies: ["PipeWireOutput", "ALSAOutput", "AudioStream", "AudioSinks", "System", "TestSupport"],
+            swiftSettings: upcoming),
+        // The speech pipeline in process: every sample it renders, through a real ALSA device.
+        .testTarget(
+            name: "SpeechTests",
             dependencies: [
-                "sd_utter", "utter", "UtterModule", "UtterKit", "Speech", "ALSAOutput", "AudioStream", "PipeWireOutput",
-                "PulseOutput", "AudioSinks",
-                "System", "Voices", "ModuleProtocol", "Configuration", "SSML", "Playback", "TestSupport", "UtterCLI",
-                "OnnxRuntime", "JapaneseReading", "History", .product(name: "Logging", package: "swift-log"),
+                "Speech", "ALSAOutput", "Playback", "SSML", "System", "Voices", "TestSupport",
+                .product(name: "Logging", package: "swift-log"),
             ],
+            swiftSettings: upcoming),
+        // sd_utter as speech-dispatcher runs it: a process on pipes, heard through ALSA devices and sound servers.
+        .testTarget(
+            name: "UtterModuleTests",
+            dependencies: [
+                "sd_utter", "utter", "UtterModule", "UtterKit", "Speech", "System", "Voices", "ModuleProtocol",
+                "Configuration", "SSML", "OnnxRuntime", "History", "TestSupport",
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: upcoming),
+        // The utter command: say, read, play, follow, voice and setup, run as a user runs them.
+        .testTarget(
+            name: "UtterCLITests",
+            dependencies: ["utter", "sd_utter", "UtterCLI", "UtterKit", "JapaneseReading", "System", "TestSupport"],
             swiftSettings: upcoming),
         // Neural voices: need ONNX Runtime (PyPI's onnxruntime) and Debian's python3-onnx.
         .testTarget(

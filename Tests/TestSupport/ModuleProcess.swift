@@ -1,16 +1,14 @@
-import Glibc
+public import Glibc
 import System
-import TestSupport
-import Testing
 
 /// A scratch folder with an ALSA `file` device that captures everything the module plays.
-struct CaptureRig: ~Copyable {
+public struct CaptureRig: ~Copyable {
     private let temporary = TemporaryFolder(prefix: "utter-module-test")
-    var folder: String { temporary.path }
-    var capturePath: String { folder + "/out.raw" }
-    var logPath: String { folder + "/module.log" }
+    public var folder: String { temporary.path }
+    public var capturePath: String { folder + "/out.raw" }
+    public var logPath: String { folder + "/module.log" }
 
-    init() {
+    public init() {
         // testing.md §1: a `file` PCM over `null`, with an explicit buffer set by the module.
         writeFile(
             folder + "/.asoundrc",
@@ -22,28 +20,28 @@ struct CaptureRig: ~Copyable {
     }
 
     /// What the module wrote to stderr, its log.
-    var log: String { String(decoding: readFile(logPath) ?? [], as: UTF8.self) }
+    public var log: String { String(decoding: readFile(logPath) ?? [], as: UTF8.self) }
 
     /// The captured samples (S16_LE mono).
-    func samples() -> [Int16] {
+    public func samples() -> [Int16] {
         littleEndianSamples(readFile(capturePath) ?? [])
     }
 }
 
 
 /// sd_utter, started on pipes as speech-dispatcher starts it.
-final class ModuleProcess {
-    let pid: pid_t
+public final class ModuleProcess {
+    public let pid: pid_t
     private var input: Int32
     private let output: Int32
     private var closedOutput = false
-    private(set) var received: [UInt8] = []
+    public private(set) var received: [UInt8] = []
     private var consumed = 0
 
     /// Starts the module with `HOME` = `home` (for its `.asoundrc`) and stderr to `logPath`.
     /// `boundByPermissions` starts it without root's power to read and search any file, so that a
     /// file or folder of mode 000 is as unreadable to it as it would be to a user's module.
-    init(
+    public init(
         home: String, logPath: String, configurationPath: String = "/nonexistent/utter.conf",
         boundByPermissions: Bool = false, environment extra: [String] = []
     ) throws {
@@ -102,12 +100,12 @@ final class ModuleProcess {
     }
 
     /// Writes `text` to the module's stdin.
-    func send(_ text: String) {
+    public func send(_ text: String) {
         sendBytes(Array(text.utf8))
     }
 
     /// Writes `bytes` to the module's stdin.
-    func sendBytes(_ bytes: [UInt8]) {
+    public func sendBytes(_ bytes: [UInt8]) {
         var bytes = bytes
         var offset = 0
         while offset < bytes.count {
@@ -118,27 +116,27 @@ final class ModuleProcess {
     }
 
     /// Sends QUIT, expects exactly its reply, and waits for the exit; the exit status, or nil.
-    func quit() -> Int32? {
+    public func quit() -> Int32? {
         send("QUIT\n")
         guard expect("210 OK QUIT\n") == "210 OK QUIT\n" else { return nil }
         return waitForExit(within: 5)
     }
 
     /// Closes our end of the module's stdout, as a server that stopped reading would.
-    func closeOutput() {
+    public func closeOutput() {
         close(output)
         closedOutput = true
     }
 
     /// Closes the module's stdin (the server went away).
-    func closeInput() {
+    public func closeInput() {
         close(input)
         input = -1
     }
 
     /// Reads until `text` has arrived after what earlier calls consumed; returns everything up to
     /// and including it, or nil after `seconds` (the test then fails instead of hanging).
-    func expect(_ text: String, within seconds: Double = 20) -> String? {
+    public func expect(_ text: String, within seconds: Double = 20) -> String? {
         let needle = Array(text.utf8)
         let deadline = monotonicSeconds() + seconds
         while true {
@@ -153,7 +151,7 @@ final class ModuleProcess {
     }
 
     /// Everything received and not yet consumed, after waiting `seconds` for more.
-    func drain(waiting seconds: Double) -> String {
+    public func drain(waiting seconds: Double) -> String {
         let deadline = monotonicSeconds() + seconds
         while case let remaining = deadline - monotonicSeconds(), remaining > 0, readMore(timeout: remaining) {}
         let result = String(decoding: received[consumed...], as: UTF8.self)
@@ -162,7 +160,7 @@ final class ModuleProcess {
     }
 
     /// Waits for the process to exit; its status, or nil on timeout.
-    func waitForExit(within seconds: Double) -> Int32? {
+    public func waitForExit(within seconds: Double) -> Int32? {
         let deadline = monotonicSeconds() + seconds
         while monotonicSeconds() < deadline {
             var status: Int32 = 0
@@ -198,17 +196,20 @@ final class ModuleProcess {
 }
 
 /// The built sd_utter: next to the test bundle, as SwiftPM builds every product into one folder.
-func modulePath() -> String {
+public func modulePath() -> String {
     let runner = CommandLine.arguments[0]
     var folder = String(runner[..<(runner.lastIndex(of: "/") ?? runner.startIndex)])
     if folder.hasSuffix(".xctest/Contents/MacOS") { folder = String(folder.dropLast(".xctest/Contents/MacOS".count)) }
     let candidate = folder + "/sd_utter"
     if access(candidate, X_OK) == 0 { return candidate }
-    let root = String(#filePath.dropLast("/Tests/ModuleTests/ModuleProcess.swift".count))
+    let root = String(#filePath.dropLast("/Tests/TestSupport/ModuleProcess.swift".count))
     return root + "/.build/debug/sd_utter"
 }
 
-func monotonicSeconds() -> Double {
+/// The built utter command, beside sd_utter.
+public var utterPath: String { String(modulePath().dropLast("sd_utter".count)) + "utter" }
+
+public func monotonicSeconds() -> Double {
     var time = timespec()
     clock_gettime(CLOCK_MONOTONIC, &time)
     return Double(time.tv_sec) + Double(time.tv_nsec) / 1e9

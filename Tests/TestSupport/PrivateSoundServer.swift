@@ -1,38 +1,37 @@
-import Glibc
-import TestSupport
-import Testing
+public import Glibc
+public import Testing
 
 /// The sound servers desktops run, each with a null sink that consumes audio at the real rate.
-enum SoundServerKind: String, CaseIterable, CustomTestStringConvertible, Sendable {
+public enum SoundServerKind: String, CaseIterable, CustomTestStringConvertible, Sendable {
     /// PulseAudio itself.
     case pulseAudio
     /// PipeWire with WirePlumber, and pipewire-pulse serving PulseAudio's protocol, as Debian 12's
     /// GNOME runs it.
     case pipeWire
 
-    var testDescription: String { rawValue }
+    public var testDescription: String { rawValue }
 }
 
 /// A private, headless sound server (testing.md §2) with a real-time null sink `utter_null`,
 /// reached through PulseAudio's protocol on ``socket`` whichever kind it is: its own folder, its
 /// own D-Bus session (PipeWire), started and ended by PID.
-final class PrivateSoundServer {
-    let kind: SoundServerKind
-    let runtime: String
+public final class PrivateSoundServer {
+    public let kind: SoundServerKind
+    public let runtime: String
     /// More PulseAudio modules loaded at start (`module-role-ducking …`), PulseAudio only.
-    let modules: [String]
+    public let modules: [String]
     private var daemons: [pid_t] = []
     private var bus: pid_t = 0
 
     /// The PulseAudio-protocol socket: PulseAudio's own, or pipewire-pulse's.
-    var socket: String {
+    public var socket: String {
         switch kind {
         case .pulseAudio: runtime + "/native"
         case .pipeWire: runtime + "/pulse/native"
         }
     }
 
-    init(runtime: String, kind: SoundServerKind = .pulseAudio, modules: [String] = []) throws {
+    public init(runtime: String, kind: SoundServerKind = .pulseAudio, modules: [String] = []) throws {
         self.kind = kind
         self.runtime = runtime
         self.modules = modules
@@ -71,7 +70,7 @@ final class PrivateSoundServer {
     /// The environment of the server's processes, and of clients that use it directly (`pactl`).
     /// Starts a client of this server (`arguments[0]`: its path) with its standard output going
     /// to `output` (created or truncated); its pid.
-    func spawnClient(_ arguments: [String], output: String = "/dev/null") throws -> pid_t {
+    public func spawnClient(_ arguments: [String], output: String = "/dev/null") throws -> pid_t {
         let environment = self.environment + ["PULSE_SERVER=unix:\(socket)"]
         let argv = arguments.map { strdup($0) } + [nil]
         let envp = environment.map { strdup($0) } + [nil]
@@ -86,7 +85,7 @@ final class PrivateSoundServer {
         return child
     }
 
-    var environment: [String] {
+    public var environment: [String] {
         var environment = ["HOME=\(runtime)", "XDG_RUNTIME_DIR=\(runtime)", "PATH=/usr/bin:/bin"]
         if kind == .pipeWire {
             environment += [
@@ -98,7 +97,7 @@ final class PrivateSoundServer {
     }
 
     /// Starts the server (again, after ``kill()``), ready once its sink can be played to.
-    func start() throws {
+    public func start() throws {
         switch kind {
         case .pulseAudio:
             daemons = [
@@ -130,18 +129,18 @@ final class PrivateSoundServer {
     }
 
     /// What `pactl ARGUMENTS` prints about this server.
-    func pactl(_ arguments: String...) -> String {
+    public func pactl(_ arguments: String...) -> String {
         ChildProcess.run(["/usr/bin/pactl", "--server=unix:\(socket)"] + arguments, environment: environment, timeout: 10)
             .standardOutput
     }
 
     /// Stops the server as a deadlocked one: its socket stays open but nothing answers.
-    func freeze() { for pid in daemons { Glibc.kill(pid, SIGSTOP) } }
+    public func freeze() { for pid in daemons { Glibc.kill(pid, SIGSTOP) } }
 
-    func thaw() { for pid in daemons { Glibc.kill(pid, SIGCONT) } }
+    public func thaw() { for pid in daemons { Glibc.kill(pid, SIGCONT) } }
 
     /// Kills the server outright, as a crashing sound server would go.
-    func kill() {
+    public func kill() {
         for pid in daemons {
             Glibc.kill(pid, SIGKILL)
             var status: Int32 = 0

@@ -52,7 +52,7 @@ import Testing
     }
 
     @Test func `both programs print the version the Debian changelog names`() throws {
-        let root = String(#filePath.dropLast("/Tests/ModuleTests/CommandLineTests.swift".count))
+        let root = String(#filePath.dropLast("/Tests/UtterCLITests/CommandLineTests.swift".count))
         let changelog = try #require(readFile(root + "/packaging/debian/changelog"))
         // The first line: "utter (VERSION) DISTRIBUTION; urgency=…".
         let head = String(decoding: changelog.prefix { $0 != UInt8(ascii: "\n") }, as: UTF8.self)

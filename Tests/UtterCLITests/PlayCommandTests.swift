@@ -75,7 +75,7 @@ import Testing
 
     @Test(arguments: [("demo.json", 4), ("demo-ja.json", 3)])
     func `the example scenarios render, with a summary of what was written`(name: String, speeches: Int) throws {
-        let root = String(#filePath.dropLast("/Tests/ModuleTests/PlayCommandTests.swift".count))
+        let root = String(#filePath.dropLast("/Tests/UtterCLITests/PlayCommandTests.swift".count))
         let scenario = root + "/Examples/Scenarios/" + name
         let folder = TemporaryFolder()
         let output = folder.file("talk.ogg")
@@ -92,7 +92,7 @@ import Testing
 
     @Test func `the presentation app's own scenario plays as written: page 0, a higher pitch, its postDelays`() throws {
         // A verbatim copy of the app's example (../shared/examples/presentation-scenario.json).
-        let root = String(#filePath.dropLast("/Tests/ModuleTests/PlayCommandTests.swift".count))
+        let root = String(#filePath.dropLast("/Tests/UtterCLITests/PlayCommandTests.swift".count))
         let scenario = root + "/Examples/Scenarios/presentation-scenario.json"
         let folder = TemporaryFolder()
         let output = folder.file("talk.wav")

@@ -347,5 +347,4 @@ import Testing
     }
 }
 
-var utterPath: String { String(modulePath().dropLast("sd_utter".count)) + "utter" }
-private var root: String { String(#filePath.dropLast("/Tests/ModuleTests/UserSetupTests.swift".count)) }
+private var root: String { String(#filePath.dropLast("/Tests/UtterCLITests/UserSetupTests.swift".count)) }

@@ -103,7 +103,7 @@ private let factory = JobFactory(
 /// The repository's key name tables.
 let keyTablesFolder: String = {
     var path = #filePath.split(separator: "/", omittingEmptySubsequences: false)
-    path.removeLast(3)  // Tests/ModuleTests/JobFactoryTests.swift
+    path.removeLast(3)  // Tests/UtterModuleTests/JobFactoryTests.swift
     return path.joined(separator: "/") + "/conf/keys"
 }()
 

@@ -1,0 +1,53 @@
+import Glibc
+
+/// `parec` recording a private sound server's null-sink monitor into a file, ended by PID.
+public final class MonitorRecording {
+    public let path: String
+    private var pid: pid_t = 0
+
+    public init(pulse: PrivateSoundServer, path: String, source: String = "utter_null.monitor") throws {
+        self.path = path
+        let arguments = [
+            "/usr/bin/parec", "-d", source, "--format=s16le", "--rate=22050", "--channels=1",
+            "--latency-msec=5",
+        ]
+        // To stdout: with a file argument parec keeps what it recorded in memory until it exits cleanly.
+        pid = try pulse.spawnClient(arguments, output: path)
+        usleep(300_000)  // connected and recording before the first message
+    }
+
+    /// Waits until something audible has been recorded; false if nothing was within `seconds`.
+    public func waitUntilHeard(within seconds: Double) -> Bool {
+        let deadline = monotonicSeconds() + seconds
+        while monotonicSeconds() < deadline {
+            let bytes = readFile(path) ?? []
+            var index = 0
+            while index + 1 < bytes.count {
+                let sample = Int16(bitPattern: UInt16(bytes[index]) | UInt16(bytes[index + 1]) << 8)
+                if abs(Int32(sample)) >= 300 { return true }
+                index += 2
+            }
+            usleep(20_000)
+        }
+        return false
+    }
+
+    /// The samples recorded so far; the recording goes on.
+    public func samplesSoFar() -> [Int16] {
+        littleEndianSamples(readFile(path) ?? [])
+    }
+
+    /// Ends the recording and returns the samples heard.
+    public func finish() -> [Int16] {
+        if pid > 0 {
+            // parec writes what it reads at once; SIGKILL cannot be blocked or ignored.
+            kill(pid, SIGKILL)
+            var status: Int32 = 0
+            waitpid(pid, &status, 0)
+            pid = 0
+        }
+        return littleEndianSamples(readFile(path) ?? [])
+    }
+
+    deinit { _ = finish() }
+}
