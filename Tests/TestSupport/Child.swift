@@ -4,22 +4,21 @@
 // signal, and a process spawned from there inherits that mask. speech-dispatcher then ignores
 // SIGTERM (it never sends its modules STOP+QUIT) and clients may hang. Here the child gets an empty
 // signal mask and default dispositions, stdin from /dev/null and stdout/stderr into a file.
-import Foundation
-import TestSupport
+public import Foundation
 
 #if canImport(Glibc)
     import Glibc
 #endif
 
-final class Child {
-    let processIdentifier: pid_t
+public final class Child {
+    public let processIdentifier: pid_t
     /// Exit code, or 128 + signal number; -1 if it could not be reaped. nil while running.
-    private(set) var terminationStatus: Int32?
+    public private(set) var terminationStatus: Int32?
 
     /// - Parameters:
     ///   - output: file for stdout (created/truncated).
     ///   - error: file for stderr; nil = the same file as stdout.
-    init(
+    public init(
         _ executable: String, _ arguments: [String], environment: [String: String],
         output: String, error: String? = nil
     ) throws {
@@ -50,7 +49,7 @@ final class Child {
     }
 
     /// Reaps the child if it has exited (non-blocking).
-    var isRunning: Bool {
+    public var isRunning: Bool {
         if terminationStatus != nil { return false }
         var status: Int32 = 0
         let r = waitpid(processIdentifier, &status, WNOHANG)
@@ -64,13 +63,13 @@ final class Child {
         return false
     }
 
-    func signal(_ signal: Int32) {
+    public func signal(_ signal: Int32) {
         if isRunning { kill(processIdentifier, signal) }
     }
 
     /// Waits until the child exits or the deadline passes; returns whether it exited.
     @discardableResult
-    func wait(timeout: Duration) async -> Bool {
+    public func wait(timeout: Duration) async -> Bool {
         let deadline = ContinuousClock.now + timeout
         while isRunning {
             if ContinuousClock.now >= deadline { return false }

@@ -1,8 +1,7 @@
 // A private speech-dispatcher 0.11.4 with sd_utter as its only module, run as plain processes
 // in a scratch folder (docs: testing.md §1-§3). Everything it starts is ended by PID.
-import TestSupport
-import Foundation
-import Testing
+public import Foundation
+public import Testing
 
 #if canImport(Glibc)
     import Glibc
@@ -12,13 +11,15 @@ import Testing
 /// `$UTTER_MODULE` (any module binary, e.g. sd_espeak-ng to check the harness itself),
 /// next to the test runner (`swift test` puts it beside sd_utter),
 /// `<package>/.build/debug/sd_utter`, `<package>/.build/release/sd_utter`.
-enum Paths {
-    static let testsDirectory = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
-    static let packageRoot = testsDirectory.deletingLastPathComponent().deletingLastPathComponent()
-    static let clientScript = testsDirectory.appendingPathComponent("Clients/session.py").path
-    static let python = "/usr/bin/python3"  // Debian's, which has python3-speechd
+public enum Paths {
+    /// Tests/ServerTests, where the SSIP client scripts the rig runs live.
+    public static let testsDirectory = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+        .deletingLastPathComponent().appendingPathComponent("ServerTests")
+    public static let packageRoot = testsDirectory.deletingLastPathComponent().deletingLastPathComponent()
+    public static let clientScript = testsDirectory.appendingPathComponent("Clients/session.py").path
+    public static let python = "/usr/bin/python3"  // Debian's, which has python3-speechd
 
-    static func moduleBinary() throws -> String {
+    public static func moduleBinary() throws -> String {
         let fm = FileManager.default
         if let explicit = ProcessInfo.processInfo.environment["UTTER_MODULE"], !explicit.isEmpty {
             guard fm.isExecutableFile(atPath: explicit) else {
@@ -40,7 +41,7 @@ enum Paths {
     }
 
     /// Absolute path of a program on PATH (or the standard Debian places).
-    static func program(_ name: String) throws -> String {
+    public static func program(_ name: String) throws -> String {
         let path = ProcessInfo.processInfo.environment["PATH"] ?? ""
         let dirs = path.split(separator: ":").map(String.init) + ["/usr/bin", "/bin", "/usr/sbin"]
         for dir in dirs {
@@ -51,23 +52,23 @@ enum Paths {
     }
 }
 
-struct RigError: Error, CustomStringConvertible {
-    let description: String
-    init(_ description: String) { self.description = description }
+public struct RigError: Error, CustomStringConvertible {
+    public let description: String
+    public init(_ description: String) { self.description = description }
 }
 
 /// The result of a finished child process.
-struct Finished {
-    let status: Int32
-    let stdout: String
-    let stderr: String
-    let timedOut: Bool
-    var succeeded: Bool { !timedOut && status == 0 }
+public struct Finished {
+    public let status: Int32
+    public let stdout: String
+    public let stderr: String
+    public let timedOut: Bool
+    public var succeeded: Bool { !timedOut && status == 0 }
 }
 
 /// A private speech-dispatcher whose only module is the module under test.
-final class ServerRig {
-    enum Device {
+public final class ServerRig {
+    public enum Device {
         /// ALSA `file` PCM over `null`: unpaced, every written sample lands in `capture`.
         case unpaced
         /// ALSA `file` PCM over ALSA's `pulse` plugin into a private PulseAudio null sink:
@@ -75,23 +76,23 @@ final class ServerRig {
         case paced
     }
 
-    let name: String
-    let dir: URL
-    let runDir: URL
-    let capture: URL
-    let module: String
+    public let name: String
+    public let dir: URL
+    public let runDir: URL
+    public let capture: URL
+    public let module: String
     private var pulse: Child?
     private var server: Child?
     private var children: [Child] = []
     private var shutDown = false
-    private(set) var failed = false
+    public private(set) var failed = false
     private var notes: [String] = []
 
     /// The environment given to the server (and so to the module) and to clients.
-    let environment: [String: String]
+    public let environment: [String: String]
 
     /// `prepare` runs in the rig's folder (the server's `HOME`) before the server starts.
-    init(_ name: String, device: Device, prepare: (URL) throws -> Void = { _ in }) async throws {
+    public init(_ name: String, device: Device, prepare: (URL) throws -> Void = { _ in }) async throws {
         self.name = name
         module = try Paths.moduleBinary()
         let base = URL(fileURLWithPath: NSTemporaryDirectory())
@@ -226,7 +227,7 @@ final class ServerRig {
     // MARK: - Running clients
 
     /// Runs a program to completion, or kills it when the deadline passes.
-    func run(_ exe: String, _ args: [String], timeout: Duration) async throws -> Finished {
+    public func run(_ exe: String, _ args: [String], timeout: Duration) async throws -> Finished {
         let tag = "\(children.count)-" + URL(fileURLWithPath: exe).lastPathComponent
         let outPath = dir.appendingPathComponent("client-\(tag).out").path
         let errPath = dir.appendingPathComponent("client-\(tag).err").path
@@ -251,12 +252,12 @@ final class ServerRig {
     }
 
     /// spd-say against this server.
-    func spdSay(_ args: [String], timeout: Duration = .seconds(30)) async throws -> Finished {
+    public func spdSay(_ args: [String], timeout: Duration = .seconds(30)) async throws -> Finished {
         try await run(try Paths.program("spd-say"), args, timeout: timeout)
     }
 
     /// Clients/session.py: one python3-speechd scenario; see that file for the output format.
-    func session(_ scenario: String, _ texts: [String], timeout: Duration = .seconds(120))
+    public func session(_ scenario: String, _ texts: [String], timeout: Duration = .seconds(120))
         async throws -> Session
     {
         // Hang guards, not measurements: a 16 s message paced in real time on two cores busy with
@@ -271,7 +272,7 @@ final class ServerRig {
 
     /// Everything the module wrote to the ALSA device, as S16_LE mono samples.
     /// Call after `shutdown()`, which closes the device and so flushes the `file` plugin.
-    func capturedSamples() async throws -> [Int16] {
+    public func capturedSamples() async throws -> [Int16] {
         // The `cat` behind the file plugin's pipe may still be writing: wait until stable.
         var last = -1
         var stableSince = ContinuousClock.now
@@ -303,7 +304,7 @@ final class ServerRig {
 
     /// Records an issue (like #expect) and remembers that logs must be printed.
     @discardableResult
-    func check(
+    public func check(
         _ condition: Bool, _ message: @autoclosure () -> String,
         sourceLocation: SourceLocation = #_sourceLocation
     ) -> Bool {
@@ -314,7 +315,7 @@ final class ServerRig {
         return condition
     }
 
-    func note(_ text: String) { notes.append(text) }
+    public func note(_ text: String) { notes.append(text) }
 
     private func tail(_ relative: String, lines: Int) -> String {
         let url = relative.hasPrefix("/") ? URL(fileURLWithPath: relative) : dir.appendingPathComponent(relative)
@@ -327,7 +328,7 @@ final class ServerRig {
         return (all.count > lines ? "… (\(all.count - lines) earlier lines in \(url.path))\n" : "") + shown
     }
 
-    func diagnostics() -> String {
+    public func diagnostics() -> String {
         """
         ===== \(name): scratch folder \(dir.path) (kept), module \(module)
         ===== notes
@@ -348,7 +349,7 @@ final class ServerRig {
     /// Ends everything this rig started, by PID: the server (SIGTERM, which sends the module
     /// STOP+QUIT), then, after a deadline, SIGKILL for the server, its descendants (the module
     /// and the file plugin's `cat`), clients, and PulseAudio. Idempotent.
-    func shutdown() async {
+    public func shutdown() async {
         if shutDown { return }
         shutDown = true
         var descendants: [pid_t] = []
@@ -380,7 +381,7 @@ final class ServerRig {
     }
 
     /// Shutdown, then print diagnostics if anything failed; removes the scratch folder on success.
-    func finish(error: (any Error)? = nil) async {
+    public func finish(error: (any Error)? = nil) async {
         await shutdown()
         if let error {
             failed = true
@@ -429,7 +430,7 @@ final class ServerRig {
         return String(decoding: data.map { $0 == 0 ? 0x20 : $0 }, as: UTF8.self)
     }
 
-    static func descendants(of root: pid_t) -> [pid_t] {
+    public static func descendants(of root: pid_t) -> [pid_t] {
         let entries = (try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? []
         var parent: [pid_t: pid_t] = [:]
         for entry in entries {
@@ -460,7 +461,7 @@ final class ServerRig {
 }
 
 /// Runs `body` against a fresh rig; always tears it down, printing logs if anything failed.
-func withServer(
+public func withServer(
     _ name: String, device: ServerRig.Device, prepare: (URL) throws -> Void = { _ in },
     _ body: (ServerRig) async throws -> Void
 ) async throws {
@@ -475,21 +476,27 @@ func withServer(
 }
 
 /// The parsed output of Clients/session.py.
-struct Session {
-    struct Event: Equatable, CustomStringConvertible {
-        let message: Int
-        let type: String
-        let mark: String?
-        var description: String { mark.map { "\(type)(\($0))" } ?? type }
+public struct Session {
+    public struct Event: Equatable, CustomStringConvertible {
+        public let message: Int
+        public let type: String
+        public let mark: String?
+        public var description: String { mark.map { "\(type)(\($0))" } ?? type }
+
+        public init(message: Int, type: String, mark: String?) {
+            self.message = message
+            self.type = type
+            self.mark = mark
+        }
     }
 
-    let finished: Finished
-    let events: [Event]
-    let actions: [(name: String, message: Int?)]
-    let done: Bool
-    let errors: [String]
+    public let finished: Finished
+    public let events: [Event]
+    public let actions: [(name: String, message: Int?)]
+    public let done: Bool
+    public let errors: [String]
 
-    init(_ finished: Finished) {
+    public init(_ finished: Finished) {
         self.finished = finished
         var events: [Event] = []
         var actions: [(String, Int?)] = []
@@ -518,21 +525,21 @@ struct Session {
     }
 
     /// Message id of the n-th `speak` action.
-    func spoken(_ n: Int) -> Int? {
+    public func spoken(_ n: Int) -> Int? {
         let ids = actions.filter { $0.name == "speak" }.compactMap(\.message)
         return n < ids.count ? ids[n] : nil
     }
 
-    func events(of message: Int?) -> [Event] { events.filter { $0.message == message } }
+    public func events(of message: Int?) -> [Event] { events.filter { $0.message == message } }
 
-    var ok: Bool { finished.succeeded && done && errors.isEmpty }
+    public var ok: Bool { finished.succeeded && done && errors.isEmpty }
 }
 
 /// Audio measures on S16 samples.
-enum Audio {
-    static let rate = 22050
+public enum Audio {
+    public static let rate = 22050
 
-    static func seconds(_ count: Int) -> String {
+    public static func seconds(_ count: Int) -> String {
         String(format: "%.3f s", Double(count) / Double(rate))
     }
 }
