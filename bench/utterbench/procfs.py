@@ -58,10 +58,31 @@ def wakeups_between(before, after):
     return sum(n - before.get(tid, 0) for tid, n in after.items())
 
 
+def private_kib(smaps_text):
+    """Memory only this process holds (KiB), from the text of /proc/PID/smaps: every resident page
+    of anonymous mappings (heap, stacks, anonymous memory) and the private dirty pages of file
+    mappings (relocated data, written globals). Clean file pages are left out: they are shared
+    with every other process mapping the file and the kernel can drop them at any time."""
+    total = 0
+    anonymous = False
+    for line in smaps_text.splitlines():
+        fields = line.split()
+        if not fields:
+            continue
+        if "-" in fields[0] and len(fields) >= 5 and ":" in fields[3]:
+            anonymous = len(fields) < 6 or not fields[5].startswith("/")
+        elif fields[0] == ("Rss:" if anonymous else "Private_Dirty:"):
+            total += int(fields[1])
+    return total
+
+
 def memory_parts_mib(pid):
     """Resident memory now, by kind (MiB): anonymous (the process's own), file-backed (code and
-    data of the binary and its libraries, shared with any other process mapping them), and PSS."""
+    data of the binary and its libraries, shared with any other process mapping them), PSS, and
+    private (anonymous + private dirty, see private_kib)."""
     parts = {}
+    with open("/proc/%d/smaps" % pid) as f:
+        parts["Private"] = private_kib(f.read()) / 1024.0
     with open("/proc/%d/status" % pid) as f:
         for line in f:
             key = line.split(":")[0]

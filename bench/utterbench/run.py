@@ -9,6 +9,8 @@ Per repetition and module (fresh process and scratch folder each time):
                  sd_espeak-ng (server audio): first 705 event line received
   stop         STOP (sent ~200 ms after SPEAK of a long text) -> "703"
   peak RSS     VmHWM from /proc/PID/status just before QUIT
+  private      anonymous + private dirty pages (/proc/PID/smaps) at the same moment: what the
+               module alone costs the machine (clean file pages are shared and droppable)
 Then prints one table: median and p95 for each module and the ratio of medians (ours/theirs).
 
 The handshake mirrors the server: INIT, AUDIO audio_output_method=server (refused by sd_utter
@@ -40,7 +42,7 @@ import time
 from . import ESPEAK, ROOT
 from .capture import wait_for_bytes
 from .processes import BenchError, stop_process
-from .procfs import print_mappings
+from .procfs import memory_parts_mib, print_mappings
 from .protocol import Module, handshake, speak, terminal
 from .report import fmt, header, ratio, summary
 from .soundserver import SINK, start_pulseaudio
@@ -87,6 +89,7 @@ def one_run(binary, device_conf, device, timeout, env_base, result):
             result["stop_missed"] = line.decode("ascii", "replace")
 
         result["rss"] = m.vmhwm_kib() / 1024.0
+        result["private"] = memory_parts_mib(m.proc.pid)["Private"]
         if os.environ.get("UTTER_BENCH_MAPS"):
             # where the resident memory is, per mapped file (UTTER_BENCH_MAPS=segments: per segment)
             print_mappings(m.proc.pid, os.path.basename(binary), sys.stderr,
@@ -158,6 +161,7 @@ def main():
         ("first audio after SPEAK (ms)", "first_audio", 1000.0),
         ("STOP -> 703 (ms)", "stop", 1000.0),
         ("peak RSS VmHWM (MiB)", "rss", 1.0),
+        ("private: anon + dirty (MiB)", "private", 1.0),
     ]
     ours, theirs = (name for name, _ in modules)
     print("device: %s; %d repetitions" % ("paced (PulseAudio null sink)" if args.paced
