@@ -156,8 +156,7 @@ let package = Package(
         .target(
             name: "UtterModule",
             dependencies: [
-                "UtterKit", "ModuleProtocol", "SSML", "Configuration", "Voices", "AudioSinks", "ALSAOutput",
-                "Playback", "Speech", "System", "RegularFiles", "History",
+                "UtterKit", "ModuleProtocol", "SSML", "Configuration", "Voices", "System", "RegularFiles", "History",
                 .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: upcoming),
