@@ -216,7 +216,12 @@ let package = Package(
             name: "ALSAOutputTests", dependencies: ["ALSAOutput", "AudioStream", "AudioSinks", "System", "TestSupport"],
             swiftSettings: upcoming),
         .testTarget(
-            name: "UtterKitTests", dependencies: ["UtterKit", "TestSupport", "System"], swiftSettings: upcoming),
+            name: "UtterKitTests",
+            dependencies: [
+                "UtterKit", "TestSupport", "System", "Configuration", "ModuleProtocol", "Voices",
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: upcoming),
         .testTarget(
             name: "ModuleTests",
             dependencies: [

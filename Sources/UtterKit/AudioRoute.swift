@@ -1,6 +1,6 @@
-package import Configuration
 import ALSAOutput
 import AudioStream
+package import Configuration
 
 /// Where a configuration sends Utter's audio, and whether that output opens now: what `utter
 /// status` reports, decided as the module decides it.

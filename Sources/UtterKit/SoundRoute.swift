@@ -1,6 +1,6 @@
+import ALSAOutput
 package import Configuration
 package import Logging
-import ALSAOutput
 
 /// An ALSA device as a front end names it: the PCM name, and the ALSA configuration text it is
 /// looked up in (nil: ALSA's own configuration).
@@ -59,13 +59,14 @@ extension SoundSession {
         package func logPlugin(device: @autoclosure () -> String, to logger: Logger) {
             guard let plugin else { return }
             let device = device()
-            var where_ = plugin.address.map { " at \($0)" } ?? ""
-            if let sink = plugin.sink { where_ += ", \(backend == .pulse ? "sink" : "node") \(sink)" }
+            var location = plugin.address.map { " at \($0)" } ?? ""
+            if let sink = plugin.sink { location += ", \(backend == .pulse ? "sink" : "node") \(sink)" }
             logger.notice(
-                "audio backend: \(backend.rawValue), for ALSA's device '\(device)', which is \(plugin.server.rawValue)'s plugin\(where_) (AudioBackend auto: a STOP fades there, through the plugin it would cut)"
+                "audio backend: \(backend.rawValue), for ALSA's device '\(device)', which is \(plugin.server.rawValue)'s plugin\(location) (AudioBackend auto: a STOP fades there, through the plugin it would cut)"
             )
             if backend == .pipewire && plugin.sink != nil {
-                logger.warning("the plugin's playback_node \(plugin.sink!) is not followed: Utter plays to PipeWire's default")
+                logger.warning(
+                    "the plugin's playback_node \(plugin.sink!) is not followed: Utter plays to PipeWire's default")
             }
         }
     }

@@ -1,11 +1,11 @@
+import ALSAOutput
 package import Configuration
 package import Logging
 package import ModuleProtocol
-package import System
-package import Voices
-import ALSAOutput
 import Playback
 import Speech
+package import System
+package import Voices
 
 /// libespeak-ng, loaded and not playing yet: a front end reads its voices, then starts a
 /// ``SpeechService`` on it. One at a time: libespeak-ng keeps its state in globals.
@@ -36,7 +36,9 @@ extension JobFactory {
     package func message(
         id: UInt64, kind: MessageKind, text: String, settings: SpeechSettings
     ) -> (message: SpeechMessage, voice: Voice, reason: VoiceCatalogue.Reason)? {
-        job(id: id, kind: kind, text: text, settings: settings).map { (SpeechMessage(job: $0.job), $0.voice, $0.reason) }
+        job(id: id, kind: kind, text: text, settings: settings).map {
+            (SpeechMessage(job: $0.job), $0.voice, $0.reason)
+        }
     }
 }
 
@@ -139,7 +141,7 @@ package final class SpeechService {
     }
 
     /// ``SpeechPipeline/pump(afterReceiving:alsoWakeAt:_:)`` with the events a server reports.
-    package func pump(afterReceiving received: () -> Void, _ handle: (Event) -> Void) {
+    package func pump(afterReceiving received: () -> Void = {}, _ handle: (Event) -> Void) {
         pipeline.pump(afterReceiving: received) { event in
             if let heard = Event(event) { handle(heard) }
         }
@@ -168,7 +170,8 @@ package final class SpeechService {
     /// sound server's.
     package func setALSADevice(_ device: ALSADevice) {
         guard let alsa else { return }
-        alsa.setDevice(device.audioConfiguration(sampleRate: alsa.configuration.sampleRate, configuration: configuration))
+        alsa.setDevice(
+            device.audioConfiguration(sampleRate: alsa.configuration.sampleRate, configuration: configuration))
     }
 
     /// See ``SpeechPipeline/armIdleTimer()``.
