@@ -156,8 +156,7 @@ let package = Package(
         .target(
             name: "UtterModule",
             dependencies: [
-                "UtterKit", "ModuleProtocol", "SSML", "Configuration", "Voices", "AudioSinks", "ALSAOutput",
-                "Playback", "Speech", "System", "RegularFiles", "History",
+                "UtterKit", "ModuleProtocol", "SSML", "Configuration", "Voices", "System", "RegularFiles", "History",
                 .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: upcoming),
@@ -217,7 +216,12 @@ let package = Package(
             name: "ALSAOutputTests", dependencies: ["ALSAOutput", "AudioStream", "AudioSinks", "System", "TestSupport"],
             swiftSettings: upcoming),
         .testTarget(
-            name: "UtterKitTests", dependencies: ["UtterKit", "TestSupport", "System"], swiftSettings: upcoming),
+            name: "UtterKitTests",
+            dependencies: [
+                "UtterKit", "TestSupport", "System", "Configuration", "ModuleProtocol", "Voices",
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: upcoming),
         .testTarget(
             name: "PulseOutputTests", dependencies: ["PulseOutput", "AudioStream", "AudioSinks", "System", "TestSupport"],
             swiftSettings: upcoming),

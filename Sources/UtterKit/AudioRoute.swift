@@ -1,6 +1,6 @@
-package import Configuration
 import ALSAOutput
 import AudioStream
+package import Configuration
 
 /// Where a configuration sends Utter's audio, and whether that output opens now: what `utter
 /// status` reports, decided as the module decides it.
@@ -24,17 +24,13 @@ extension SoundSession {
     package static func checkRoute(
         configuration: UtterConfiguration, device: String, alsaText: String?, alsaAsked: Bool
     ) -> AudioRoute {
-        let alsa = AudioConfiguration(deviceName: device, alsaConfigText: alsaText)
-        var backend = resolve(configuration.audioBackend, alsaAsked: alsaAsked)
-        var plugin: SoundServerPlugin? = nil
-        if configuration.audioBackend == .auto && alsaAsked {
-            (backend, plugin) = route(forALSA: alsa)
-        }
-        if let server = server(for: backend) {
+        let alsa = ALSADevice(name: device, configurationText: alsaText)
+        let route = Route(configuration: configuration, alsaAsked: alsaAsked) { alsa }
+        if let server = server(for: route.backend) {
             return AudioRoute(
-                output: .soundServer(library: server.library, pluginOf: plugin?.server.rawValue),
-                problem: server.probe(address: plugin?.address).map { "\($0)" })
+                output: .soundServer(library: server.library, pluginOf: route.pluginServer),
+                problem: server.probe(address: route.plugin?.address).map { "\($0)" })
         }
-        return AudioRoute(output: .alsa, problem: DeviceProbe.check(alsa).map(\.reason))
+        return AudioRoute(output: .alsa, problem: DeviceProbe.check(alsa.identity).map(\.reason))
     }
 }

@@ -75,11 +75,9 @@ public final class Speaker: Sendable {
                 switch output {
                 case .device(let name, let alsaText):
                     let device = name ?? "default"
-                    let period = max(32, sampleRate * configuration.periodMilliseconds / 1000)
                     let audio = try ALSASink(
-                        configuration: AudioConfiguration(
-                            deviceName: device, alsaConfigText: alsaText, sampleRate: sampleRate, periodFrames: period,
-                            bufferFrames: period * configuration.bufferPeriods),
+                        configuration: ALSADevice(name: device, configurationText: alsaText)
+                            .audioConfiguration(sampleRate: sampleRate, configuration: configuration),
                         controlWake: wake)
                     do {
                         try audio.prepare()

@@ -1,11 +1,8 @@
 // The commands speech-dispatcher sends, and the playback events they lead to.
-import ALSAOutput
 import Configuration
 import Logging
 import ModuleProtocol
-import Playback
 import RegularFiles
-import Speech
 import System
 import UtterKit
 import Voices
@@ -124,12 +121,13 @@ extension ModuleServer {
         if let current = machine.currentMessage {
             // The server never does this; if it does, it believes the old message is over.
             logger.error("a new message arrived while message \(current) was speaking; dropping the old one silently")
-            runtime.pipeline.halt(through: current)
+            runtime.speech.halt(through: current)
             machine = MessageStateMachine()
         }
         lastJob += 1
         guard
-            let (job, voice, reason) = runtime.factory.job(id: lastJob, kind: kind, text: data.text, settings: settings)
+            let (job, voice, reason) = runtime.factory.message(
+                id: lastJob, kind: kind, text: data.text, settings: settings)
         else {
             logger.error("no voice to speak with")
             send(.cannotSpeak)
@@ -152,11 +150,11 @@ extension ModuleServer {
         resetPlayback()
         // Held until the rest of this read is handled: a PAUSE (or STOP) that came with the message
         // must be in force before its first sample can be heard (see `releaseInputHold`).
-        runtime.pipeline.holdPlayback()
+        runtime.speech.holdPlayback()
         holdsPlaybackForInput = true
         send(.speaking)
         machine.accept(job.id)
-        runtime.pipeline.submit(job)
+        runtime.speech.submit(job)
     }
 
     /// Lifts the hold `speak` put on a new message once every line of the same read is handled,
@@ -165,31 +163,30 @@ extension ModuleServer {
         guard holdsPlaybackForInput else { return }
         holdsPlaybackForInput = false
         guard pauseLimit == nil, !machine.isPausePending else { return }
-        runtime?.pipeline.limitPlayback(to: nil)
+        runtime?.speech.limitPlayback(to: nil)
     }
 
     // MARK: Playback events
 
     /// Forgets the events of every message so far (the last one ended).
     func resetPlayback() {
-        runtime?.pipeline.finish(through: lastJob)
+        runtime?.speech.finish(through: lastJob)
         pauseLimit = nil
     }
 
     /// Hands the state machine every event whose sample has been heard.
     func pumpPlayback() {
-        guard let pipeline = runtime?.pipeline else { return }
-        pipeline.pump(afterReceiving: { if machine.isPausePending { limitPlaybackForPause() } }) { event in
+        guard let speech = runtime?.speech else { return }
+        speech.pump(afterReceiving: { if machine.isPausePending { limitPlaybackForPause() } }) { event in
             let job = event.job
             guard machine.currentMessage == job else {
                 replayEvent(event)
                 return
             }
             switch event {
-            case .audioStart: perform(machine.audioStarted(job))
-            case .mark(_, let name, _): perform(machine.markReached(name, in: job))
-            case .end: perform(machine.audioFinished(job))
-            case .word, .progress: break
+            case .started: perform(machine.audioStarted(job))
+            case .mark(_, let name): perform(machine.markReached(name, in: job))
+            case .finished: perform(machine.audioFinished(job))
             }
         }
     }
@@ -199,14 +196,14 @@ extension ModuleServer {
     /// Until that mark is known, playback may not run past the point up to which the synth thread
     /// has reported its marks, so the pause lands exactly on the mark and nothing after it is heard.
     func limitPlaybackForPause() {
-        guard let pipeline = runtime?.pipeline else { return }
-        let limit = pipeline.tracker.pauseLimit { event in
-            if case .mark(_, let name, _) = event { return name.hasPrefix("__spd_") }
+        guard let speech = runtime?.speech else { return }
+        let limit = speech.pauseLimit { event in
+            if case .mark(_, let name) = event { return name.hasPrefix("__spd_") }
             return false
         }
         guard limit != pauseLimit else { return }
         pauseLimit = limit
-        pipeline.limitPlayback(to: limit)
+        speech.limitPlayback(to: limit)
     }
 
     func perform(_ actions: [MessageStateMachine.Action]) {
@@ -216,11 +213,11 @@ extension ModuleServer {
                 output.send(event.encoded)
                 if event.isTerminal {
                     resetPlayback()
-                    runtime?.pipeline.armIdleTimer()
+                    runtime?.speech.armIdleTimer()
                 }
             case .haltPlayback(let reason):
                 guard let runtime, let job = machine.currentMessage else { continue }
-                runtime.pipeline.halt(through: job)
+                runtime.speech.halt(through: job)
                 logger.debug("message halted", metadata: ["message": "\(job)", "reason": "\(reason)"])
                 // The terminal event goes out now rather than when the render thread confirms
                 // silence: that thread may be blocked on the device for a period (or for PulseAudio's
@@ -238,6 +235,6 @@ extension ModuleServer {
     /// Closes the audio device once the module has been idle long enough (see `AudioIdleSeconds`).
     func releaseIdleDevice() {
         guard machine.currentMessage == nil, replayJob == nil else { return }
-        runtime?.pipeline.releaseIdleDevice()
+        runtime?.speech.releaseIdleDevice()
     }
 }

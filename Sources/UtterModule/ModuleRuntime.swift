@@ -1,11 +1,8 @@
 // What INIT and AUDIO set up: the configuration, the voices, the engine and the audio device.
-import ALSAOutput
 import Configuration
 import Logging
 import ModuleProtocol
-import Playback
 import RegularFiles
-import Speech
 import System
 import UtterKit
 import Voices
@@ -20,9 +17,9 @@ extension ModuleServer {
             return
         }
         loadConfiguration()
-        let engine: EspeakEngine
+        let engine: VoiceEngine
         do {
-            engine = try EspeakEngine()
+            engine = try VoiceEngine()
         } catch {
             logger.critical("\(error)")
             if replying { send(.initializationFailed(reason: "\(error)")) }
@@ -37,15 +34,12 @@ extension ModuleServer {
             logger: logSink.logger(label: "utter.voices"))
         let voices = espeakVoices + clipVoices + neuralVoices
         let catalogue = VoiceCatalogue(voices: voices)
-        var backend = SoundSession.resolve(configuration.audioBackend, alsaAsked: configuration.asksForALSA)
-        var plugin: SoundServerPlugin? = nil
-        if configuration.audioBackend == .auto && configuration.asksForALSA {
-            (backend, plugin) = routeForALSA()
+        let route = SoundSession.Route(configuration: configuration, alsaAsked: configuration.asksForALSA) {
+            alsaDevice()
         }
-        let pipeline: SpeechPipeline
-        let audio: ALSASink?
+        let speech: SpeechService
         do {
-            (pipeline, audio) = try makePipeline(engine: engine, backend: backend, plugin: plugin)
+            speech = try startSpeech(engine: engine, route: route)
         } catch {
             logger.critical("\(error)")
             if replying { send(.initializationFailed(reason: "\(error)")) }
@@ -53,15 +47,14 @@ extension ModuleServer {
         }
         runtime = Runtime(
             factory: JobFactory(configuration: configuration, catalogue: catalogue, words: wordBook()),
-            pipeline: pipeline, audio: audio, backend: backend, plugin: plugin, espeakVoices: espeakVoices,
-            voiceSignature: voiceSignature)
-        if let plugin { logPluginRoute(plugin, backend: backend) }
+            speech: speech, espeakVoices: espeakVoices, voiceSignature: voiceSignature)
+        route.logPlugin(device: alsaDevice().name, to: logger)
         logger.notice(
             "initialised",
             metadata: [
                 "espeak-ng voices": "\(espeakVoices.count)", "clip voices": "\(clipVoices.count)",
                 "neural voices": "\(neuralVoices.count)",
-                "voice list entries": "\(catalogue.listings.count)", "audio": "\(backend.rawValue)",
+                "voice list entries": "\(catalogue.listings.count)", "audio": "\(route.backend.rawValue)",
             ])
         openHistory()
         if replying { send(.initialized(details: ["Utter: \(voices.count) voices ready."])) }
@@ -74,76 +67,40 @@ extension ModuleServer {
         guard let runtime, let (voice, _) = runtime.factory.voice(for: settings),
             case .neural(let neural) = voice.kind
         else { return }
-        runtime.pipeline.synthesizer.prepare(neural)
+        runtime.speech.prepare(neural)
     }
 
-    /// Starts the engine's pipeline playing through `backend` (resolved: not `.auto`), on the
-    /// server and sink `plugin` names when it stands in for an ALSA plugin device.
-    func makePipeline(
-        engine: consuming EspeakEngine, backend: AudioBackend, plugin: SoundServerPlugin? = nil
-    ) throws -> (SpeechPipeline, ALSASink?) {
-        var audio: ALSASink?
-        let pipeline = try SpeechPipeline(
-            engine: engine, logger: logSink.logger(label: "utter.synth"),
-            japaneseDictionary: configuration.japaneseDictionary,
-            neural: NeuralModelStore.Settings(
-                loadedLimit: configuration.neuralVoicesLoaded, idleSeconds: configuration.neuralIdleSeconds)
-        ) { wake, sampleRate in
-            if let server = SoundSession.server(for: backend) {
-                return try SoundSession.sink(
-                    on: server, configuration: configuration, sampleRate: sampleRate, wake: wake,
-                    address: plugin?.address, sink: plugin?.sink)
-            }
-            let device = try ALSASink(configuration: audioConfiguration(sampleRate: sampleRate), controlWake: wake)
-            audio = device
-            return device
-        }
-        if let notice = pipeline.startNotice { logger.notice("\(notice)") }
-        // A corked or sleeping stream costs nothing in silence: only an ALSA device is closed when idle.
-        pipeline.idleSeconds = backend == .alsa ? configuration.audioIdleSeconds : 0
-        return (pipeline, audio)
-    }
-
-    /// Where `AudioBackend auto` plays the ALSA device in use (`SoundSession.route(forALSA:)`).
-    func routeForALSA() -> (AudioBackend, SoundServerPlugin?) {
-        SoundSession.route(forALSA: audioConfiguration(sampleRate: 22050))
-    }
-
-    func logPluginRoute(_ plugin: SoundServerPlugin, backend: AudioBackend) {
-        let device = audioConfiguration(sampleRate: 22050).deviceName
-        var where_ = plugin.address.map { " at \($0)" } ?? ""
-        if let sink = plugin.sink { where_ += ", \(backend == .pulse ? "sink" : "node") \(sink)" }
-        logger.notice(
-            "audio backend: \(backend.rawValue), for ALSA's device '\(device)', which is \(plugin.server.rawValue)'s plugin\(where_) (AudioBackend auto: a STOP fades there, through the plugin it would cut)"
-        )
-        if backend == .pipewire && plugin.sink != nil {
-            logger.warning("the plugin's playback_node \(plugin.sink!) is not followed: Utter plays to PipeWire's default")
-        }
+    /// Starts `engine` speaking on `route`; an ALSA route opens the device the settings name.
+    func startSpeech(engine: consuming VoiceEngine, route: SoundSession.Route) throws -> SpeechService {
+        let speech = try SpeechService(
+            engine: engine, route: route, configuration: configuration, logger: logSink.logger(label: "utter.synth")
+        ) { alsaDevice() }
+        if let notice = speech.startNotice { logger.notice("\(notice)") }
+        return speech
     }
 
     /// Plays the device speech-dispatcher's AUDIO block names, as `AudioBackend auto` does when that
     /// block asks for ALSA: through the native backend of the server whose plugin the device is,
     /// else through ALSA. Nothing has been spoken yet, so the pipeline is made again if it changes.
     func followALSA() {
-        let (backend, plugin) = routeForALSA()
+        let route = SoundSession.Route(forALSA: alsaDevice())
         // (No binding of the runtime here: it would keep the old engine alive past its retirement.)
         guard runtime != nil else { return }
-        if runtime?.backend == backend && runtime?.plugin == plugin {
-            if let plugin { logPluginRoute(plugin, backend: backend) }
+        if runtime?.speech.route == route {
+            route.logPlugin(device: alsaDevice().name, to: logger)
             return
         }
         guard let (factory, espeakVoices, voiceSignature) = retireRuntime() else { return }
         do {
-            let (pipeline, audio) = try makePipeline(engine: try EspeakEngine(), backend: backend, plugin: plugin)
+            let speech = try startSpeech(engine: try VoiceEngine(), route: route)
             runtime = Runtime(
-                factory: factory, pipeline: pipeline, audio: audio, backend: backend, plugin: plugin,
-                espeakVoices: espeakVoices, voiceSignature: voiceSignature)
+                factory: factory, speech: speech, espeakVoices: espeakVoices, voiceSignature: voiceSignature)
         } catch {
-            logger.critical("cannot restart the engine for \(backend.rawValue) (\(error))")
+            logger.critical("cannot restart the engine for \(route.backend.rawValue) (\(error))")
             return
         }
-        if let plugin {
-            logPluginRoute(plugin, backend: backend)
+        if route.pluginServer != nil {
+            route.logPlugin(device: alsaDevice().name, to: logger)
         } else {
             logger.notice("audio backend: alsa, for the device speech-dispatcher names (AudioBackend auto)")
         }
@@ -155,8 +112,10 @@ extension ModuleServer {
     /// keeps of it, or nil when it did not stop.
     private func retireRuntime() -> (JobFactory, [Voice], [VoiceLibrary.Stamp])? {
         guard let current = runtime else { return nil }
-        if let stuck = current.pipeline.shutdown(until: MonotonicClock.now + Self.shutdownWait) {
-            logger.error("cannot switch the audio backend: the \(stuck) did not stop; staying on \(current.backend.rawValue)")
+        if let stuck = current.speech.shutdown(until: MonotonicClock.now + Self.shutdownWait) {
+            logger.error(
+                "cannot switch the audio backend: the \(stuck) did not stop; staying on \(current.speech.route.backend.rawValue)"
+            )
             return nil
         }
         runtime = nil
@@ -194,9 +153,10 @@ extension ModuleServer {
         if let level = parsed.logLevel { logSink.setSpeechDispatcherLevel(level) }
     }
 
-    func audioConfiguration(sampleRate: Int) -> AudioConfiguration {
+    /// The ALSA device the configuration, else speech-dispatcher's AUDIO block, names (read again
+    /// each time: a bad `AudioConfigurationFile` is logged where it is used).
+    func alsaDevice() -> ALSADevice {
         let device = configuration.audioDevice ?? serverAudioDevice ?? "default"
-        let periodFrames = max(32, sampleRate * configuration.periodMilliseconds / 1000)
         var alsaText: String?
         if let path = configuration.audioConfigurationFile {
             switch readTextFile(path) {
@@ -204,9 +164,7 @@ extension ModuleServer {
             case .failure(let error): logger.error("AudioConfigurationFile \(path) cannot be read (\(error))")
             }
         }
-        return AudioConfiguration(
-            deviceName: device, alsaConfigText: alsaText, sampleRate: sampleRate, periodFrames: periodFrames,
-            bufferFrames: periodFrames * configuration.bufferPeriods)
+        return ALSADevice(name: device, configurationText: alsaText)
     }
 
     func configureAudio(_ block: SettingsBlock) {
@@ -223,14 +181,14 @@ extension ModuleServer {
         }
         send(.audioInitialized)
         if configuration.audioBackend == .auto && methods?.first == "alsa" { followALSA() }
-        if let runtime, let audio = runtime.audio {
-            let audioConfiguration = audioConfiguration(sampleRate: audio.configuration.sampleRate)
-            audio.setDevice(audioConfiguration)
-            runtime.pipeline.synthesizer.prepareAudio()
-            runtime.pipeline.armIdleTimer()
-            logger.info("audio device set", metadata: ["device": "\(audioConfiguration.deviceName.debugDescription)"])
+        if let runtime, runtime.speech.playsALSADevice {
+            let device = alsaDevice()
+            runtime.speech.setALSADevice(device)
+            runtime.speech.prepareAudio()
+            runtime.speech.armIdleTimer()
+            logger.info("audio device set", metadata: ["device": "\(device.name.debugDescription)"])
         } else if let runtime {
-            runtime.pipeline.synthesizer.prepareAudio()
+            runtime.speech.prepareAudio()
         }
     }
 

@@ -3,9 +3,7 @@ import Configuration
 import History
 import Logging
 import ModuleProtocol
-import Playback
 import SSML
-import Speech
 import System
 import UtterKit
 import Voices
@@ -96,7 +94,7 @@ extension ModuleServer {
     /// Speaks `message` again at once, as a new message would start: see the rules above.
     private func replay(_ message: SpokenMessage) -> Bool {
         guard let runtime,
-            let (job, _, _) = runtime.factory.job(
+            let (job, _, _) = runtime.factory.message(
                 id: lastJob + 1, kind: message.kind, text: message.data, settings: message.settings)
         else { return false }
         if machine.currentMessage != nil {
@@ -105,8 +103,8 @@ extension ModuleServer {
         haltReplay()
         lastJob += 1
         resetPlayback()
-        runtime.pipeline.limitPlayback(to: nil)
-        runtime.pipeline.submit(job)
+        runtime.speech.limitPlayback(to: nil)
+        runtime.speech.submit(job)
         replayJob = job.id
         logger.info(
             "replaying a message from the history",
@@ -117,16 +115,16 @@ extension ModuleServer {
     /// Silences the replay, if one is speaking.
     func haltReplay() {
         guard let job = replayJob else { return }
-        runtime?.pipeline.halt(through: job)
+        runtime?.speech.halt(through: job)
         replayJob = nil
         logger.debug("replay halted", metadata: ["message": "\(job)"])
     }
 
     /// Takes a playback event of the replay: its end lets the device idle again.
-    func replayEvent(_ event: SynthesisEvent) {
-        guard case .end = event, event.job == replayJob, let pipeline = runtime?.pipeline else { return }
-        pipeline.finish(through: event.job)
+    func replayEvent(_ event: SpeechService.Event) {
+        guard case .finished = event, event.job == replayJob, let speech = runtime?.speech else { return }
+        speech.finish(through: event.job)
         replayJob = nil
-        pipeline.armIdleTimer()
+        speech.armIdleTimer()
     }
 }

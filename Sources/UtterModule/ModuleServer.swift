@@ -1,11 +1,8 @@
-import ALSAOutput
 import Configuration
 import History
 import Logging
 import ModuleProtocol
-import Playback
 import RegularFiles
-import Speech
 import System
 import UtterKit
 import Voices
@@ -44,13 +41,8 @@ public final class ModuleServer {
 
     struct Runtime {
         var factory: JobFactory
-        var pipeline: SpeechPipeline
-        /// The pipeline's sink when it is an ALSA device (AUDIO blocks change it).
-        var audio: ALSASink?
-        /// What the pipeline plays through: `.pipewire`, `.pulse` or `.alsa`.
-        var backend: AudioBackend
-        /// The sound server plugin of ALSA's device that `backend` stands in for, if any.
-        var plugin: SoundServerPlugin?
+        /// The engine and where it plays (AUDIO blocks change the ALSA device, or the route).
+        var speech: SpeechService
         var espeakVoices: [Voice]
         /// The voice folders as they were when the clip voices were read.
         var voiceSignature: [VoiceLibrary.Stamp]
@@ -79,11 +71,11 @@ public final class ModuleServer {
     public func run() -> Int32 {
         var buffer = [UInt8](repeating: 0, count: 1 << 16)
         while !isFinished && output.isOpen {
-            let wake = runtime?.pipeline.wake
+            let wake = runtime?.speech.wake
             let historyRequests = historyChannel?.pollRequests ?? []
             let descriptors =
                 [inputFD, signals?.rawValue ?? -1, wake?.rawValue ?? -1].map { PollRequest($0) } + historyRequests
-            let timeout = runtime?.pipeline.deadline.map { deadline in
+            let timeout = runtime?.speech.deadline.map { deadline in
                 let now = MonotonicClock.now
                 return deadline > now ? deadline - now : 0
             }
@@ -129,7 +121,7 @@ public final class ModuleServer {
                 closeHistory()
             }
             pumpPlayback()
-            runtime?.pipeline.reportHealth()
+            runtime?.speech.reportHealth()
             releaseIdleDevice()
         }
         if !output.isOpen {
@@ -150,9 +142,9 @@ public final class ModuleServer {
         closeHistory()
         guard let runtime else { return }
         if let job = [machine.currentMessage, replayJob].compactMap({ $0 }).max() {
-            runtime.pipeline.halt(through: job)
+            runtime.speech.halt(through: job)
         }
-        if let stuck = runtime.pipeline.shutdown(until: MonotonicClock.now + Self.shutdownWait) {
+        if let stuck = runtime.speech.shutdown(until: MonotonicClock.now + Self.shutdownWait) {
             // Notice, not error: a sound server can hold a write that long (a PulseAudio null sink
             // that was idle held one for 1.7 s, and did at the end of the Orca test), and nothing
             // is lost by not waiting.
