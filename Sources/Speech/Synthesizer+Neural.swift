@@ -31,10 +31,6 @@ extension Synthesizer {
         guard writeSilence(job.leadingSilence, for: job, writer: &writer, sampleRate: rate) else { return true }
         let start = job.leadingSilence > 0 ? sink.writePosition : jobStart
         report([.audioStart(job: job.id, position: start)])
-        // The model's own length scale over the range it speaks well; libsonic for the rest.
-        let modelSpeed = min(max(job.speed, Self.neuralModelSpeeds.lowerBound), Self.neuralModelSpeeds.upperBound)
-        let lengthScale = max(0.2, min(5, model.config.lengthScale / Float(modelSpeed)))
-        let compression = job.speed / modelSpeed
         // The model has no pitch control: libsonic shifts it.
         let pitch = Self.neuralPitch(job.parameters.pitch)
         for segment in segments {
@@ -77,6 +73,12 @@ extension Synthesizer {
                 }
                 pending.removeAll()
                 let text = NeuralText(segment: segment)
+                // The message's speed times the segment's <prosody rate>: the model's own length
+                // scale over the range it speaks well, libsonic for the rest.
+                let speed = job.speed * text.rate
+                let modelSpeed = min(max(speed, Self.neuralModelSpeeds.lowerBound), Self.neuralModelSpeeds.upperBound)
+                let lengthScale = max(0.2, min(5, model.config.lengthScale / Float(modelSpeed)))
+                let compression = speed / modelSpeed
                 let clauses: [PhonemizedClause]
                 do {
                     clauses = try engine.phonemes(of: text.string, voice: model.config.espeakVoice)
@@ -86,9 +88,13 @@ extension Synthesizer {
                 }
                 // The message's first clause alone: its first sound comes sooner.
                 let firstClauseAlone = sink.writePosition == start
-                for (index, sentence) in PiperSentence.sentences(
-                    text: text, clauses: clauses, firstClauseAlone: firstClauseAlone
-                ).enumerated() {
+                var sentences = PiperSentence.sentences(
+                    text: text, clauses: clauses, firstClauseAlone: firstClauseAlone)
+                // A sentence that goes on in the next segment (at another <prosody rate>, in
+                // another voice) is joined to it as a cut clause's pieces are.
+                if !segment.pausesAtEnd, !sentences.isEmpty { sentences[sentences.count - 1].endsMidClause = true }
+                if segment.continuesSentence, !sentences.isEmpty { sentences[0].startsMidClause = true }
+                for (index, sentence) in sentences.enumerated() {
                     guard !isCancelled(job.id) else { return true }
                     let ids = PhonemeIDs(phonemes: sentence.phonemes, map: model.config.phonemeIDs)
                     for phoneme in ids.missing where model.loggedMissing.insert(phoneme).inserted {
@@ -147,13 +153,21 @@ extension Synthesizer {
                         guard pitches.last?.pitch != factor else { continue }
                         pitches.append((pitches.isEmpty ? 0 : keptSample(word.phoneme), factor))
                     }
-                    let samples = changed(
+                    var samples = changed(
                         kept, speed: compression, pitches: pitches.isEmpty ? [(0, pitch)] : pitches, sampleRate: rate)
                     // Marks and words at the sample where they are heard after the compression.
                     let base = sink.writePosition
                     let heardPhoneme = { (phoneme: Int) in
                         min(samples.count, SpeedChange.position(keptSample(phoneme), speed: compression))
                     }
+                    // Each word's <prosody volume>, from the word's first sound.
+                    var gains: [(sample: Int, gain: Double)] = []
+                    for word in sentence.words where word.text.lowerBound < text.volumes.count {
+                        let gain = text.volumes[word.text.lowerBound]
+                        guard gains.last?.gain != gain else { continue }
+                        gains.append((gains.isEmpty ? 0 : heardPhoneme(word.phoneme), gain))
+                    }
+                    Self.amplify(&samples, gains: gains)
                     var placed: [(Int, SynthesisEvent)] = []
                     if !leadingMarks.isEmpty {
                         let sample = heardPhoneme(sentence.words.first?.phoneme ?? 0)
@@ -250,6 +264,24 @@ extension Synthesizer {
         guard !isCancelled(job.id) else { return false }
         report(placer.finish(at: sink.writePosition))
         return true
+    }
+
+    /// `samples` times `gains[i].gain` from sample `gains[i].sample` on (in order; 1 before the
+    /// first), each change made over ``cutFade`` samples so that it does not click; clipped at full scale.
+    static func amplify(_ samples: inout [Int16], gains: [(sample: Int, gain: Double)]) {
+        guard gains.contains(where: { abs($0.gain - 1) > 0.001 }) else { return }
+        var previous = gains[0].gain
+        for (index, change) in gains.enumerated() {
+            let from = min(max(change.sample, 0), samples.count)
+            let to = index + 1 < gains.count ? min(max(gains[index + 1].sample, from), samples.count) : samples.count
+            let gain = change.gain.isFinite ? max(0, change.gain) : 1
+            for offset in from..<to {
+                let step = offset - from
+                let factor = step < cutFade ? previous + (gain - previous) * Double(step) / Double(cutFade) : gain
+                samples[offset] = Int16(max(-32767, min(32767, (Double(samples[offset]) * factor).rounded())))
+            }
+            previous = gain
+        }
     }
 
     /// Samples a cut leaves: 3 ms at 22,050 Hz, enough that a cut through a sound does not click.
