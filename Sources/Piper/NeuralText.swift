@@ -15,33 +15,60 @@ public struct NeuralText: Equatable, Sendable {
         public var offset: Int
     }
 
-    /// A change of pitch from SSML `<prosody pitch>`: the voice's F0 times `factor` and
-    /// `semitones` higher (nested elements multiply and add).
+    /// A change of pitch from SSML `<prosody pitch>`: the voice's F0 (or `hertz`, when set) plus
+    /// `added` hertz, times `factor` and `semitones` higher (nested elements multiply and add; a
+    /// pitch in hertz starts again from it).
     public struct Pitch: Equatable, Sendable {
         public var factor: Double = 1
         public var semitones: Double = 0
+        /// An absolute pitch (`150Hz`), nil: the voice's own.
+        public var hertz: Double?
+        /// Hertz added (`+20Hz`, `-10Hz`).
+        public var added: Double = 0
 
         public static let normal = Pitch()
 
-        public init(factor: Double = 1, semitones: Double = 0) {
+        public init(factor: Double = 1, semitones: Double = 0, hertz: Double? = nil, added: Double = 0) {
             self.factor = factor
             self.semitones = semitones
+            self.hertz = hertz
+            self.added = added
         }
 
-        /// The change `value` asks for on top of this one; nil for a value not understood or
-        /// that needs the voice's own F0 (Hz).
+        /// Whether the change needs the voice's own F0 to be made a ratio.
+        public var isInHertz: Bool { hertz != nil || added != 0 }
+
+        /// The factor the hertz of this change multiply the pitch of a voice whose F0 is
+        /// `voiceHertz` by, before `factor` and `semitones` (nil: not known, the hertz left out).
+        public func hertzRatio(voiceHertz: Double?) -> Double {
+            guard isInHertz, let voiceHertz, voiceHertz > 0 else { return 1 }
+            return max(1, (hertz ?? voiceHertz) + added) / voiceHertz
+        }
+
+        /// The change `value` asks for on top of this one; nil for a value not understood.
         public func changed(by value: String) -> Pitch? {
             let levels: [String: Double] = [
                 "x-low": -6, "low": -3, "medium": 0, "default": 0, "high": 3, "x-high": 6,
             ]
-            if let level = levels[value] { return Pitch(factor: factor, semitones: semitones + level) }
-            if value.hasSuffix("%"), let percent = Double(value.dropLast()), percent.isFinite, percent > -100 {
-                return Pitch(factor: factor * (1 + percent / 100), semitones: semitones)
+            var changed = self
+            if let level = levels[value] {
+                changed.semitones += level
+            } else if value.hasSuffix("%"), let percent = Double(value.dropLast()), percent.isFinite, percent > -100 {
+                changed.factor *= 1 + percent / 100
+            } else if value.hasSuffix("st"), let steps = Double(value.dropLast(2)), steps.isFinite {
+                changed.semitones += steps
+            } else if value.lowercased().hasSuffix("hz"), let number = Double(value.dropLast(2)), number.isFinite {
+                if value.hasPrefix("+") || value.hasPrefix("-") {
+                    changed.added += number
+                } else if number > 0 {
+                    changed = Pitch(hertz: number)
+                } else {
+                    return nil
+                }
+            } else {
+                return nil
             }
-            if value.hasSuffix("st"), let steps = Double(value.dropLast(2)), steps.isFinite {
-                return Pitch(factor: factor, semitones: semitones + steps)
-            }
-            return nil
+            return changed
         }
     }
 

@@ -146,10 +146,17 @@ extension Synthesizer {
                             max(0, timeline.heardSample(ofPhoneme: phoneme, in: ids, samples: modelSamples) - lead))
                     }
                     // The pitch setting and each word's <prosody pitch>, from the word's first sound.
+                    let voiceHertz = Self.voiceHertz(
+                        of: model, from: kept, sampleRate: rate,
+                        if: sentence.words.contains {
+                            $0.text.lowerBound < text.pitches.count && text.pitches[$0.text.lowerBound].isInHertz
+                        }, logger: logger)
                     var pitches: [(sample: Int, pitch: Double)] = []
                     for word in sentence.words where word.text.lowerBound < text.pitches.count {
                         let prosody = text.pitches[word.text.lowerBound]
-                        let factor = pitch * prosody.factor * Double.exp2(prosody.semitones / 12)
+                        let factor =
+                            pitch * prosody.factor * Double.exp2(prosody.semitones / 12)
+                            * prosody.hertzRatio(voiceHertz: voiceHertz)
                         guard pitches.last?.pitch != factor else { continue }
                         pitches.append((pitches.isEmpty ? 0 : keptSample(word.phoneme), factor))
                     }
@@ -282,6 +289,30 @@ extension Synthesizer {
             }
             previous = gain
         }
+    }
+
+    /// Voiced frames (23 ms apart) a sentence must have for its F0 to stand for the voice's.
+    static let voiceMeasureFrames = 12
+
+    /// The F0 of `model`'s voice when `needed` (a pitch in hertz): measured once, on the model's
+    /// samples of the first sentence that needs it (`samples`, unshifted), and kept; a sentence
+    /// too short to stand for the voice is measured for itself only. nil when not needed or
+    /// not measurable (unvoiced): the hertz are then left out.
+    static func voiceHertz(
+        of model: PiperModel, from samples: [Int16], sampleRate: Int, if needed: Bool, logger: Logger
+    ) -> Double? {
+        guard needed else { return nil }
+        if let known = model.medianHertz { return known }
+        guard let measured = VoicePitch.median(of: samples, sampleRate: sampleRate) else {
+            logger.notice("neural voice \(model.voice.model): no voiced sound to measure its pitch on; a pitch in Hz is left out")
+            return nil
+        }
+        if measured.voicedFrames >= voiceMeasureFrames {
+            model.medianHertz = measured.hertz
+            logger.info(
+                "neural voice \(model.voice.model): median F0 \(Int(measured.hertz.rounded())) Hz (for pitches in Hz)")
+        }
+        return measured.hertz
     }
 
     /// Samples a cut leaves: 3 ms at 22,050 Hz, enough that a cut through a sound does not click.

@@ -374,6 +374,35 @@ struct NeuralSynthesisTests {
         #expect(abs(night / (sine * 1.5) - 1) < 0.03, "+50%: \(night) Hz")
     }
 
+    @Test func `SSML prosody pitch in hertz is made a ratio with the voice's measured F0`() async throws {
+        let ssml =
+            "<speak>Hello <prosody pitch=\"+110Hz\">world</prosody>, said the fox. "
+            + "<prosody pitch=\"165Hz\">Good night!</prosody></speak>"
+        let tiny = try TinyVoice()
+        let rig = try await NeuralRig.start()
+        let events = try rig.speak(rig.job(ssml, voice: try voice(tiny)))
+        rig.finish()
+        let samples = rig.store.contents
+        let words = events.compactMap { event -> Int? in
+            if case .word(_, _, let position) = event { Int(position) } else { nil }
+        }
+        guard case .end(_, let end) = events.last, words.count == 7 else {
+            Issue.record("unexpected events \(events)")
+            return
+        }
+        // The model's sine: 220 Hz.
+        let sine = 0.0627 * 22050 / (2 * .pi)
+        func f0(_ from: Int, _ to: Int) -> Double {
+            let margin = (to - from) / 6
+            return fundamental(samples[(from + margin)..<(to - margin)], sampleRate: 22050)
+        }
+        #expect(abs(f0(words[0], words[1]) / sine - 1) < 0.03)
+        #expect(abs(f0(words[1], words[2]) / (sine + 110) - 1) < 0.03, "+110Hz: \(f0(words[1], words[2])) Hz")
+        #expect(abs(f0(words[2], words[3]) / sine - 1) < 0.03)
+        #expect(abs(f0(words[5], Int(end)) / 165 - 1) < 0.03, "165Hz: \(f0(words[5], Int(end))) Hz")
+        #expect(rig.logs.all.contains { $0.contains("median F0 220 Hz") }, "\(rig.logs.all)")
+    }
+
     @Test(arguments: [
         ("bad JSON", "json", "tiny.onnx.json: phoneme_id_map is missing"),
         ("not JSON", "notjson", "tiny.onnx.json: not JSON: "),
