@@ -110,10 +110,14 @@ import Testing
         #expect(cut[1].words.map(\.phoneme) == [0, 5, 10, 15])
         let whole = PiperSentence.sentences(text: text, clauses: clauses)
         #expect(whole.count == 1 && whole[0].words.count == 7 && !whole[0].endsMidClause)
-        let short = PiperSentence.sentences(
-            text: text, clauses: [PhonemizedClause(phonemes: "wˈʌn tuː θɹiː fɔːɹ faɪv sɪks", text: 0..<27)],
+        let five = PiperSentence.sentences(
+            text: text, clauses: [PhonemizedClause(phonemes: "wˈʌn tuː θɹiː fɔːɹ faɪv", text: 0..<23)],
             firstClauseAlone: true)
-        #expect(short.count == 1, "six words are synthesised at once")
+        #expect(five.map(\.words.count) == [3, 2], "five words are cut after three")
+        let four = PiperSentence.sentences(
+            text: text, clauses: [PhonemizedClause(phonemes: "wˈʌn tuː θɹiː fɔːɹ", text: 0..<18)],
+            firstClauseAlone: true)
+        #expect(four.count == 1, "four words are synthesised at once")
     }
 
     @Test func `a first clause of 22 words is cut after 3 and 15 words, 21 words after 3`() {
