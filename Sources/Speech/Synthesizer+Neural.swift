@@ -304,7 +304,8 @@ extension Synthesizer {
         guard needed else { return nil }
         if let known = model.medianHertz { return known }
         guard let measured = VoicePitch.median(of: samples, sampleRate: sampleRate) else {
-            logger.notice("neural voice \(model.voice.model): no voiced sound to measure its pitch on; a pitch in Hz is left out")
+            logger.notice(
+                "neural voice \(model.voice.model): no voiced sound to measure its pitch on; a pitch in Hz is left out")
             return nil
         }
         if measured.voicedFrames >= voiceMeasureFrames {
