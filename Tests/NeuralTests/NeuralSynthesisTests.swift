@@ -377,7 +377,7 @@ struct NeuralSynthesisTests {
     @Test func `SSML prosody pitch in hertz is made a ratio with the voice's measured F0`() async throws {
         let ssml =
             "<speak>Hello <prosody pitch=\"+110Hz\">world</prosody>, said the fox. "
-            + "<prosody pitch=\"165Hz\">Good night!</prosody></speak>"
+            + "<prosody pitch=\"165Hz\">Good night to all of you, my friends of the wood!</prosody></speak>"
         let tiny = try TinyVoice()
         let rig = try await NeuralRig.start()
         let events = try rig.speak(rig.job(ssml, voice: try voice(tiny)))
@@ -386,7 +386,7 @@ struct NeuralSynthesisTests {
         let words = events.compactMap { event -> Int? in
             if case .word(_, _, let position) = event { Int(position) } else { nil }
         }
-        guard case .end(_, let end) = events.last, words.count == 7 else {
+        guard case .end(_, let end) = events.last, words.count == 16 else {
             Issue.record("unexpected events \(events)")
             return
         }
@@ -400,6 +400,8 @@ struct NeuralSynthesisTests {
         #expect(abs(f0(words[1], words[2]) / (sine + 110) - 1) < 0.03, "+110Hz: \(f0(words[1], words[2])) Hz")
         #expect(abs(f0(words[2], words[3]) / sine - 1) < 0.03)
         #expect(abs(f0(words[5], Int(end)) / 165 - 1) < 0.03, "165Hz: \(f0(words[5], Int(end))) Hz")
+        // "Hello world," is too short to stand for the voice: it is measured for itself only, the
+        // second of voice of the last sentence for the voice.
         #expect(rig.logs.all.contains { $0.contains("median F0 220 Hz") }, "\(rig.logs.all)")
     }
 
