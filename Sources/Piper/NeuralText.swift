@@ -15,38 +15,99 @@ public struct NeuralText: Equatable, Sendable {
         public var offset: Int
     }
 
-    /// A change of pitch from SSML `<prosody pitch>`: the voice's F0 times `factor` and
-    /// `semitones` higher (nested elements multiply and add).
+    /// A change of pitch from SSML `<prosody pitch>`: the voice's F0 (or `hertz`, when set) plus
+    /// `added` hertz, times `factor` and `semitones` higher (nested elements multiply and add; a
+    /// pitch in hertz starts again from it).
     public struct Pitch: Equatable, Sendable {
         public var factor: Double = 1
         public var semitones: Double = 0
+        /// An absolute pitch (`150Hz`), nil: the voice's own.
+        public var hertz: Double?
+        /// Hertz added (`+20Hz`, `-10Hz`).
+        public var added: Double = 0
 
         public static let normal = Pitch()
 
-        public init(factor: Double = 1, semitones: Double = 0) {
+        public init(factor: Double = 1, semitones: Double = 0, hertz: Double? = nil, added: Double = 0) {
             self.factor = factor
             self.semitones = semitones
+            self.hertz = hertz
+            self.added = added
         }
 
-        /// The change `value` asks for on top of this one; nil for a value not understood or
-        /// that needs the voice's own F0 (Hz).
+        /// Whether the change needs the voice's own F0 to be made a ratio.
+        public var isInHertz: Bool { hertz != nil || added != 0 }
+
+        /// The factor the hertz of this change multiply the pitch of a voice whose F0 is
+        /// `voiceHertz` by, before `factor` and `semitones` (nil: not known, the hertz left out).
+        public func hertzRatio(voiceHertz: Double?) -> Double {
+            guard isInHertz, let voiceHertz, voiceHertz > 0 else { return 1 }
+            return max(1, (hertz ?? voiceHertz) + added) / voiceHertz
+        }
+
+        /// The change `value` asks for on top of this one; nil for a value not understood.
         public func changed(by value: String) -> Pitch? {
             let levels: [String: Double] = [
                 "x-low": -6, "low": -3, "medium": 0, "default": 0, "high": 3, "x-high": 6,
             ]
-            if let level = levels[value] { return Pitch(factor: factor, semitones: semitones + level) }
-            if value.hasSuffix("%"), let percent = Double(value.dropLast()), percent.isFinite, percent > -100 {
-                return Pitch(factor: factor * (1 + percent / 100), semitones: semitones)
+            var changed = self
+            if let level = levels[value] {
+                changed.semitones += level
+            } else if value.hasSuffix("%"), let percent = Double(value.dropLast()), percent.isFinite, percent > -100 {
+                changed.factor *= 1 + percent / 100
+            } else if value.hasSuffix("st"), let steps = Double(value.dropLast(2)), steps.isFinite {
+                changed.semitones += steps
+            } else if value.lowercased().hasSuffix("hz"), let number = Double(value.dropLast(2)), number.isFinite {
+                if value.hasPrefix("+") || value.hasPrefix("-") {
+                    changed.added += number
+                } else if number > 0 {
+                    changed = Pitch(hertz: number)
+                } else {
+                    return nil
+                }
+            } else {
+                return nil
             }
-            if value.hasSuffix("st"), let steps = Double(value.dropLast(2)), steps.isFinite {
-                return Pitch(factor: factor, semitones: semitones + steps)
-            }
-            return nil
+            return changed
         }
     }
 
     /// For each scalar, the `<prosody pitch>` it is spoken with.
     public var pitches: [Pitch]
+    /// For each scalar, the factor `<prosody rate>` multiplies the message's speed by (1: as the
+    /// message). A neural voice has one pace per inference, so the segmenter ends a segment
+    /// where it changes (``SSML/Segmenter/prosodyRatesEndSegments``).
+    public var rates: [Double]
+    /// For each scalar, the gain `<prosody volume>` gives it (1: as the message).
+    public var volumes: [Double]
+
+    /// `<prosody rate>`'s speeds by name, as libespeak-ng 1.51 has them.
+    static let namedRates: [String: Double] = [
+        "default": 1, "x-slow": 0.6, "slow": 0.8, "medium": 1, "fast": 1.25, "x-fast": 1.6,
+    ]
+    /// `<prosody volume>`'s levels by name, as libespeak-ng 1.51 has them.
+    static let namedVolumes: [String: Double] = [
+        "default": 1, "silent": 0, "x-soft": 0.3, "soft": 0.65, "medium": 1, "loud": 1.5, "x-loud": 2.3,
+    ]
+
+    /// The factor `value` makes of `current`: a name (of the message's setting, as libespeak-ng
+    /// reads it), `N%` (of the enclosing one), `+N%`/`-N%`, a bare number (SSML 1.1's multiplier)
+    /// and, with `decibels`, `±NdB`; nil for a value not understood, which changes nothing.
+    static func factor(_ value: String, of current: Double, named: [String: Double], decibels: Bool) -> Double? {
+        let value = value.lowercased().filter { $0 != " " }
+        if let level = named[value] { return level }
+        if decibels, let percent = Segmenter.percentVolume(decibels: value) {
+            return factor(percent, of: current, named: named, decibels: false)
+        }
+        if value.hasSuffix("%"), let percent = Double(value.dropLast()), percent.isFinite {
+            let signed = value.hasPrefix("+") || value.hasPrefix("-")
+            return max(0, current * (signed ? 1 + percent / 100 : percent / 100))
+        }
+        if let number = Double(value), number.isFinite, number >= 0, !value.hasPrefix("+") {
+            return current * number
+        }
+        return nil
+    }
 
     public var string: String {
         var text = ""
@@ -60,9 +121,13 @@ public struct NeuralText: Equatable, Sendable {
         var ranges: [Range<Int>?] = []
         var marks: [Mark] = []
         var pitches: [Pitch] = []
-        // Each open <prosody>'s pitch, so that its closing tag restores the one around it.
-        var pitchStack: [Pitch] = []
+        var rates: [Double] = []
+        var volumes: [Double] = []
+        // Each open <prosody>'s settings, so that its closing tag restores the ones around it.
+        var stack: [(Pitch, Double, Double)] = []
         var pitch = Pitch.normal
+        var rate = 1.0
+        var volume = 1.0
         let runs = segment.textRuns.sorted { $0.markupOffset < $1.markupOffset }
         var runIndex = 0
         var textCounter = 0
@@ -89,13 +154,25 @@ public struct NeuralText: Equatable, Sendable {
                     scalars.append(" ")
                     ranges.append(nil)
                     pitches.append(pitch)
+                    rates.append(rate)
+                    volumes.append(volume)
                 } else if tag.hasPrefix("<prosody") && !tag.hasSuffix("/>") {
-                    pitchStack.append(pitch)
+                    stack.append((pitch, rate, volume))
                     if let value = Self.attribute("pitch", of: tag), let changed = pitch.changed(by: value) {
                         pitch = changed
                     }
+                    if let value = Self.attribute("rate", of: tag),
+                        let changed = Self.factor(value, of: rate, named: Self.namedRates, decibels: false)
+                    {
+                        rate = changed
+                    }
+                    if let value = Self.attribute("volume", of: tag),
+                        let changed = Self.factor(value, of: volume, named: Self.namedVolumes, decibels: true)
+                    {
+                        volume = changed
+                    }
                 } else if tag.hasPrefix("</prosody") {
-                    pitch = pitchStack.popLast() ?? .normal
+                    (pitch, rate, volume) = stack.popLast() ?? (.normal, 1, 1)
                 }
                 index = close + 1
                 continue
@@ -112,6 +189,8 @@ public struct NeuralText: Equatable, Sendable {
             }
             scalars.append(decoded)
             pitches.append(pitch)
+            rates.append(rate)
+            volumes.append(volume)
             if let current {
                 if let rewritten = current.textLength {
                     ranges.append(current.textOffset..<(current.textOffset + rewritten))
@@ -128,6 +207,19 @@ public struct NeuralText: Equatable, Sendable {
         self.textRanges = ranges
         self.marks = marks
         self.pitches = pitches
+        self.rates = rates
+        self.volumes = volumes
+    }
+
+    /// The rate of the segment's speech: that of its first letter or digit (the segmenter keeps
+    /// one rate a segment).
+    public var rate: Double {
+        guard
+            let first = scalars.indices.first(where: {
+                scalars[$0].properties.isAlphabetic || scalars[$0].properties.numericType != nil
+            })
+        else { return 1 }
+        return rates[first]
     }
 
     /// The value of attribute `name` in a start tag, in double or single quotes.

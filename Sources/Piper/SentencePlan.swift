@@ -39,11 +39,14 @@ public struct PiperSentence: Equatable, Sendable {
     static let sentenceEnds: Set<Unicode.Scalar> = [".", "?", "!"]
     static let clauseEnds: Set<Unicode.Scalar> = [",", ":", ";"]
 
-    /// With `firstClauseAlone`, a first clause of at least this many words is cut after
-    /// ``firstPieceWords`` of them, and its rest again after ``secondPieceWords`` when at least
-    /// ``cutClauseWords`` words would follow: each piece is synthesised while the one before it
-    /// plays, so each may be a few times longer than the one before.
+    /// With `firstClauseAlone`, a first clause of at least ``cutFirstClauseWords`` words is cut
+    /// after ``firstPieceWords`` of them, and its rest again after ``secondPieceWords`` when at
+    /// least ``cutClauseWords`` words would follow: each piece is synthesised while the one before
+    /// it plays, so each may be a few times longer than the one before.
     public static let cutClauseWords = 7
+    /// A first clause of 5 words is cut too (3 and 2): its first sound comes after three words'
+    /// inference, not five (joe, the bench's paragraph "The first sentence is here.": see the note).
+    public static let cutFirstClauseWords = 5
     public static let firstPieceWords = 3
     public static let secondPieceWords = 12
 
@@ -95,10 +98,12 @@ public struct PiperSentence: Equatable, Sendable {
             sentences.append(current)
         }
         sentences.removeAll { $0.phonemes.allSatisfy { $0 == " " } && $0.words.isEmpty }
-        if firstClauseAlone, let first = sentences.first, first.canCut(beforeWord: firstPieceWords) {
+        if firstClauseAlone, let first = sentences.first,
+            first.canCut(beforeWord: firstPieceWords, fromWords: cutFirstClauseWords)
+        {
             var pieces = first.cut(beforeWord: firstPieceWords)
             if pieces[1].words.count >= secondPieceWords + cutClauseWords,
-                pieces[1].canCut(beforeWord: secondPieceWords)
+                pieces[1].canCut(beforeWord: secondPieceWords, fromWords: cutClauseWords)
             {
                 pieces.replaceSubrange(1..<2, with: pieces[1].cut(beforeWord: secondPieceWords))
             }
@@ -122,10 +127,10 @@ public struct PiperSentence: Equatable, Sendable {
         return sentences
     }
 
-    /// Whether the sentence has at least ``cutClauseWords`` words and word `index` starts after the
-    /// one before it in the phonemes (espeak-ng may speak two words as one).
-    func canCut(beforeWord index: Int) -> Bool {
-        words.count >= Self.cutClauseWords && index > 0 && index < words.count
+    /// Whether the sentence has at least `minimum` words and word `index` starts after the one
+    /// before it in the phonemes (espeak-ng may speak two words as one).
+    func canCut(beforeWord index: Int, fromWords minimum: Int) -> Bool {
+        words.count >= minimum && index > 0 && index < words.count
             && words[index].phoneme > words[index - 1].phoneme
     }
 

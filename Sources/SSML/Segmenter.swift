@@ -35,6 +35,10 @@ public struct Segmenter: Sendable {
     /// When true, a `<break>` after speech ends its segment and becomes the next one's leading
     /// silence: for voices that take text without markup (neural ones), which would drop it.
     public var breaksEndSegments = false
+    /// When true, a `<prosody rate>` around speech ends the segment before it and after it, the
+    /// sentence going on across the cut (``SpeechSegment/pausesAtEnd``): for voices that speak
+    /// each segment at one pace (neural ones, whose model takes one length scale a run).
+    public var prosodyRatesEndSegments = false
 
     public init(
         spellsText: Bool = false, capitals: Capitals = .none, engineVoiceNames: [String: String] = [:],
@@ -93,6 +97,8 @@ private struct Builder {
         var isAudio = false
         /// The `xml:lang` it gives its content, when the segmenter switches languages itself.
         var language: String?
+        /// A `<prosody rate>`.
+        var changesRate = false
     }
 
     let options: Segmenter
@@ -184,10 +190,14 @@ private struct Builder {
                 // The element starts the other voice's segment, so that it is not left empty here.
                 switchLanguage(to: explicitRun(language, switching, scalars: 0))
             }
+            let changesRate = local == "prosody" && attributes.contains { $0.name == "rate" }
+            if changesRate && options.prosodyRatesEndSegments && hasSpeech && sound == nil {
+                closeSegment(sentenceGoesOn: true)
+            }
             let openingTag =
                 forwarded ? "<\(local)\(translated(attributes, of: local).map(Self.render).joined())>" : nil
             if let openingTag { body += openingTag }
-            push(OpenElement(name: name, openingTag: openingTag, language: language))
+            push(OpenElement(name: name, openingTag: openingTag, language: language, changesRate: changesRate))
         case .endTag(let name):
             if localName(name) == "speak" { return }
             guard openCounts[name, default: 0] > 0, let index = open.lastIndex(where: { $0.name == name }) else {
@@ -195,12 +205,18 @@ private struct Builder {
             }
             // Each element is popped once, so the search above is paid for by the pops.
             var closesAudio = false
+            var closesRate = false
             while open.count > index {
                 let element = pop()
                 if element.openingTag != nil { body += "</\(localName(element.name))>" }
                 closesAudio = closesAudio || element.isAudio
+                closesRate = closesRate || element.changesRate
             }
-            if closesAudio { closeSegment() }
+            if closesAudio {
+                closeSegment()
+            } else if closesRate && options.prosodyRatesEndSegments && hasSpeech && sound == nil {
+                closeSegment(sentenceGoesOn: true)
+            }
         }
     }
 
@@ -315,7 +331,7 @@ private struct Builder {
     mutating func switchLanguage(to run: LanguageSwitching.Run) {
         guard run.hasLetters, run.language != language else { return }
         if hasSpeech {
-            closeSegment(continuingInAnotherVoice: true)
+            closeSegment(sentenceGoesOn: true)
         }
         language = run.language
     }
@@ -479,7 +495,12 @@ private struct Builder {
     }
 
     mutating func addMark(_ name: String) {
-        if !hasSpeech {
+        if options.breaksEndSegments && !hasSpeech && leadingSilence > 0 && sound == nil {
+            // A mark after a break is reached when the speech after it starts, not with the
+            // silence: the break becomes a segment of its own, the mark leads the next.
+            closeSegment()
+            leadingMarks.append(name)
+        } else if !hasSpeech {
             leadingMarks.append(name)
         } else if endsSentence(spokenTail) && sound == nil {
             closeSegment()
@@ -491,13 +512,13 @@ private struct Builder {
     }
 
     /// Closes the current segment and starts the next one inside the same open elements;
-    /// `continuingInAnotherVoice` when the sentence goes on in another voice.
-    mutating func closeSegment(continuingInAnotherVoice: Bool = false) {
+    /// `sentenceGoesOn` when the sentence goes on in the next (in another voice, at another rate).
+    mutating func closeSegment(sentenceGoesOn: Bool = false) {
         let closing = forwarded.reversed().map { "</\(localName($0.name))>" }.joined()
         let opening = "<speak\(speakAttributes)>"
         // libespeak-ng ends `</speak>` with a sentence's pause whatever its flags say: a sentence
         // that goes on in another voice is left open, so that the voices follow each other at once.
-        let goesOn = continuingInAnotherVoice && !endsClause(spokenTail)
+        let goesOn = sentenceGoesOn && !endsClause(spokenTail)
         let markup = hasSpeech ? "\(opening)\(body.text)\(closing)\(goesOn ? "" : "</speak>")" : nil
         if markup != nil || !leadingMarks.isEmpty || !inlineMarks.isEmpty || sound != nil || leadingSilence > 0 {
             segments.append(

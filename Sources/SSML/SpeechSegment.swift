@@ -28,10 +28,11 @@ public struct SpeechSegment: Equatable, Sendable {
     /// message's own voice.
     public var language: String?
     /// Whether the engine ends the segment with a sentence's pause when another follows: not when
-    /// the sentence goes on in another voice without a punctuation mark between them.
+    /// the sentence goes on in another voice (or, for a neural voice, at another `<prosody rate>`)
+    /// without a punctuation mark between them.
     public var pausesAtEnd: Bool
-    /// Whether the segment goes on with the sentence of the one before it in another voice, so
-    /// that the engine's leading silence is no pause in the sentence.
+    /// Whether the segment goes on with the sentence of the one before it in another voice (or at
+    /// another rate), so that the engine's leading silence is no pause in the sentence.
     public var continuesSentence: Bool
 
     /// A stretch of `markup` that is the message's text, escaped.

@@ -16,6 +16,8 @@ final class PiperModel {
     let hasSpeakerInput: Bool
     /// Phonemes already logged as missing from the map.
     var loggedMissing: Set<Unicode.Scalar> = []
+    /// The voice's median F0, measured on the first sentence that asked for a pitch in hertz.
+    var medianHertz: Double?
 
     static let inputs = ["input", "input_lengths", "scales"]
 

@@ -31,10 +31,6 @@ extension Synthesizer {
         guard writeSilence(job.leadingSilence, for: job, writer: &writer, sampleRate: rate) else { return true }
         let start = job.leadingSilence > 0 ? sink.writePosition : jobStart
         report([.audioStart(job: job.id, position: start)])
-        // The model's own length scale over the range it speaks well; libsonic for the rest.
-        let modelSpeed = min(max(job.speed, Self.neuralModelSpeeds.lowerBound), Self.neuralModelSpeeds.upperBound)
-        let lengthScale = max(0.2, min(5, model.config.lengthScale / Float(modelSpeed)))
-        let compression = job.speed / modelSpeed
         // The model has no pitch control: libsonic shifts it.
         let pitch = Self.neuralPitch(job.parameters.pitch)
         for segment in segments {
@@ -77,6 +73,12 @@ extension Synthesizer {
                 }
                 pending.removeAll()
                 let text = NeuralText(segment: segment)
+                // The message's speed times the segment's <prosody rate>: the model's own length
+                // scale over the range it speaks well, libsonic for the rest.
+                let speed = job.speed * text.rate
+                let modelSpeed = min(max(speed, Self.neuralModelSpeeds.lowerBound), Self.neuralModelSpeeds.upperBound)
+                let lengthScale = max(0.2, min(5, model.config.lengthScale / Float(modelSpeed)))
+                let compression = speed / modelSpeed
                 let clauses: [PhonemizedClause]
                 do {
                     clauses = try engine.phonemes(of: text.string, voice: model.config.espeakVoice)
@@ -86,9 +88,13 @@ extension Synthesizer {
                 }
                 // The message's first clause alone: its first sound comes sooner.
                 let firstClauseAlone = sink.writePosition == start
-                for (index, sentence) in PiperSentence.sentences(
-                    text: text, clauses: clauses, firstClauseAlone: firstClauseAlone
-                ).enumerated() {
+                var sentences = PiperSentence.sentences(
+                    text: text, clauses: clauses, firstClauseAlone: firstClauseAlone)
+                // A sentence that goes on in the next segment (at another <prosody rate>, in
+                // another voice) is joined to it as a cut clause's pieces are.
+                if !segment.pausesAtEnd, !sentences.isEmpty { sentences[sentences.count - 1].endsMidClause = true }
+                if segment.continuesSentence, !sentences.isEmpty { sentences[0].startsMidClause = true }
+                for (index, sentence) in sentences.enumerated() {
                     guard !isCancelled(job.id) else { return true }
                     let ids = PhonemeIDs(phonemes: sentence.phonemes, map: model.config.phonemeIDs)
                     for phoneme in ids.missing where model.loggedMissing.insert(phoneme).inserted {
@@ -140,20 +146,35 @@ extension Synthesizer {
                             max(0, timeline.heardSample(ofPhoneme: phoneme, in: ids, samples: modelSamples) - lead))
                     }
                     // The pitch setting and each word's <prosody pitch>, from the word's first sound.
+                    let voiceHertz = Self.voiceHertz(
+                        of: model, from: kept, sampleRate: rate,
+                        if: sentence.words.contains {
+                            $0.text.lowerBound < text.pitches.count && text.pitches[$0.text.lowerBound].isInHertz
+                        }, logger: logger)
                     var pitches: [(sample: Int, pitch: Double)] = []
                     for word in sentence.words where word.text.lowerBound < text.pitches.count {
                         let prosody = text.pitches[word.text.lowerBound]
-                        let factor = pitch * prosody.factor * Double.exp2(prosody.semitones / 12)
+                        let factor =
+                            pitch * prosody.factor * Double.exp2(prosody.semitones / 12)
+                            * prosody.hertzRatio(voiceHertz: voiceHertz)
                         guard pitches.last?.pitch != factor else { continue }
                         pitches.append((pitches.isEmpty ? 0 : keptSample(word.phoneme), factor))
                     }
-                    let samples = changed(
+                    var samples = changed(
                         kept, speed: compression, pitches: pitches.isEmpty ? [(0, pitch)] : pitches, sampleRate: rate)
                     // Marks and words at the sample where they are heard after the compression.
                     let base = sink.writePosition
                     let heardPhoneme = { (phoneme: Int) in
                         min(samples.count, SpeedChange.position(keptSample(phoneme), speed: compression))
                     }
+                    // Each word's <prosody volume>, from the word's first sound.
+                    var gains: [(sample: Int, gain: Double)] = []
+                    for word in sentence.words where word.text.lowerBound < text.volumes.count {
+                        let gain = text.volumes[word.text.lowerBound]
+                        guard gains.last?.gain != gain else { continue }
+                        gains.append((gains.isEmpty ? 0 : heardPhoneme(word.phoneme), gain))
+                    }
+                    Self.amplify(&samples, gains: gains)
                     var placed: [(Int, SynthesisEvent)] = []
                     if !leadingMarks.isEmpty {
                         let sample = heardPhoneme(sentence.words.first?.phoneme ?? 0)
@@ -250,6 +271,52 @@ extension Synthesizer {
         guard !isCancelled(job.id) else { return false }
         report(placer.finish(at: sink.writePosition))
         return true
+    }
+
+    /// `samples` times `gains[i].gain` from sample `gains[i].sample` on (in order; 1 before the
+    /// first), each change made over ``cutFade`` samples so that it does not click; clipped at full scale.
+    static func amplify(_ samples: inout [Int16], gains: [(sample: Int, gain: Double)]) {
+        guard gains.contains(where: { abs($0.gain - 1) > 0.001 }) else { return }
+        var previous = gains[0].gain
+        for (index, change) in gains.enumerated() {
+            let from = min(max(change.sample, 0), samples.count)
+            let to = index + 1 < gains.count ? min(max(gains[index + 1].sample, from), samples.count) : samples.count
+            let gain = change.gain.isFinite ? max(0, change.gain) : 1
+            for offset in from..<to {
+                let step = offset - from
+                let factor = step < cutFade ? previous + (gain - previous) * Double(step) / Double(cutFade) : gain
+                samples[offset] = Int16(max(-32767, min(32767, (Double(samples[offset]) * factor).rounded())))
+            }
+            previous = gain
+        }
+    }
+
+    /// Voiced frames (23 ms apart) a sentence must have for its F0 to stand for the voice's: a
+    /// second of voice. A shorter stretch is measured for itself only: the 3 words a message's
+    /// first clause starts with are spoken higher than the voice's median (joe: 115 Hz against
+    /// 90, so `+60Hz` raised the message by 1.52, not 1.66).
+    static let voiceMeasureFrames = 40
+
+    /// The F0 of `model`'s voice when `needed` (a pitch in hertz): measured once, on the model's
+    /// samples of the first sentence that needs it (`samples`, unshifted), and kept; a sentence
+    /// too short to stand for the voice is measured for itself only. nil when not needed or
+    /// not measurable (unvoiced): the hertz are then left out.
+    static func voiceHertz(
+        of model: PiperModel, from samples: [Int16], sampleRate: Int, if needed: Bool, logger: Logger
+    ) -> Double? {
+        guard needed else { return nil }
+        if let known = model.medianHertz { return known }
+        guard let measured = VoicePitch.median(of: samples, sampleRate: sampleRate) else {
+            logger.notice(
+                "neural voice \(model.voice.model): no voiced sound to measure its pitch on; a pitch in Hz is left out")
+            return nil
+        }
+        if measured.voicedFrames >= voiceMeasureFrames {
+            model.medianHertz = measured.hertz
+            logger.info(
+                "neural voice \(model.voice.model): median F0 \(Int(measured.hertz.rounded())) Hz (for pitches in Hz)")
+        }
+        return measured.hertz
     }
 
     /// Samples a cut leaves: 3 ms at 22,050 Hz, enough that a cut through a sound does not click.

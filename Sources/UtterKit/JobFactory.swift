@@ -109,6 +109,7 @@ package struct JobFactory: Sendable {
         job.languageVoices = languageVoices
         job.neural = neural
         job.segmenter.breaksEndSegments = neural != nil
+        job.segmenter.prosodyRatesEndSegments = neural != nil
         // espeak-ng takes the words a minute itself; clips and neural voices are paced by the same scale.
         if clips != nil || neural != nil {
             let normal = Double(max(1, configuration.normalRate))

@@ -374,6 +374,37 @@ struct NeuralSynthesisTests {
         #expect(abs(night / (sine * 1.5) - 1) < 0.03, "+50%: \(night) Hz")
     }
 
+    @Test func `SSML prosody pitch in hertz is made a ratio with the voice's measured F0`() async throws {
+        let ssml =
+            "<speak>Hello <prosody pitch=\"+110Hz\">world</prosody>, said the fox. "
+            + "<prosody pitch=\"165Hz\">Good night to all of you, my friends of the wood!</prosody></speak>"
+        let tiny = try TinyVoice()
+        let rig = try await NeuralRig.start()
+        let events = try rig.speak(rig.job(ssml, voice: try voice(tiny)))
+        rig.finish()
+        let samples = rig.store.contents
+        let words = events.compactMap { event -> Int? in
+            if case .word(_, _, let position) = event { Int(position) } else { nil }
+        }
+        guard case .end(_, let end) = events.last, words.count == 16 else {
+            Issue.record("unexpected events \(events)")
+            return
+        }
+        // The model's sine: 220 Hz.
+        let sine = 0.0627 * 22050 / (2 * .pi)
+        func f0(_ from: Int, _ to: Int) -> Double {
+            let margin = (to - from) / 6
+            return fundamental(samples[(from + margin)..<(to - margin)], sampleRate: 22050)
+        }
+        #expect(abs(f0(words[0], words[1]) / sine - 1) < 0.03)
+        #expect(abs(f0(words[1], words[2]) / (sine + 110) - 1) < 0.03, "+110Hz: \(f0(words[1], words[2])) Hz")
+        #expect(abs(f0(words[2], words[3]) / sine - 1) < 0.03)
+        #expect(abs(f0(words[5], Int(end)) / 165 - 1) < 0.03, "165Hz: \(f0(words[5], Int(end))) Hz")
+        // "Hello world," is too short to stand for the voice: it is measured for itself only, the
+        // second of voice of the last sentence for the voice.
+        #expect(rig.logs.all.contains { $0.contains("median F0 220 Hz") }, "\(rig.logs.all)")
+    }
+
     @Test(arguments: [
         ("bad JSON", "json", "tiny.onnx.json: phoneme_id_map is missing"),
         ("not JSON", "notjson", "tiny.onnx.json: not JSON: "),
@@ -488,6 +519,117 @@ struct NeuralSynthesisTests {
         }
         // 700 ms of digital silence, and at most the model's own silences at the sentence's ends.
         #expect(longest >= 15435 && longest < 15435 + 11025, "\(longest) samples of silence between the words")
+    }
+
+    /// `ssml` spoken by `tiny` as JobFactory sets neural jobs up: each word's sample and the
+    /// end, from the message's first sample.
+    func spoken(_ ssml: String, by tiny: TinyVoice, rig: NeuralRig, speed: Double = 1) throws -> (
+        words: [Int], end: Int, samples: [Int16]
+    ) {
+        var job = rig.job(ssml, voice: try voice(tiny), speed: speed)
+        job.segmenter.breaksEndSegments = true
+        job.segmenter.prosodyRatesEndSegments = true
+        let events = try rig.speak(job)
+        guard case .audioStart(_, let start) = events.first, case .end(_, let end) = events.last else {
+            throw SpawnError(what: "unexpected events \(events)", code: EINVAL)
+        }
+        let words = events.compactMap { if case .word(_, _, let position) = $0 { Int(position - start) } else { nil } }
+        return (words, Int(end - start), Array(rig.store.contents[Int(start)..<Int(end)]))
+    }
+
+    @Test(arguments: [("50%", 0.5), ("x-fast", 1.6), ("300%", 3.0)])
+    func `SSML prosody rate paces the words it holds as the message's rate would, the words around them kept`(
+        rate: String, speed: Double
+    ) async throws {
+        let tiny = try TinyVoice()
+        let rig = try await NeuralRig.start()
+        let plain = try spoken("<speak>Hello big world again.</speak>", by: tiny, rig: rig)
+        let paced = try spoken("<speak>Hello big world again.</speak>", by: tiny, rig: rig, speed: speed)
+        let marked = try spoken(
+            "<speak>Hello <prosody rate=\"\(rate)\">big world</prosody> again.</speak>", by: tiny, rig: rig)
+        rig.finish()
+        try #require(plain.words.count == 4 && paced.words.count == 4 && marked.words.count == 4)
+        // The sentence is cut where the rate changes, and joined as a cut clause is: without the
+        // word gap (the space's id, 3) at each join, so "Hello" is that much shorter at the normal
+        // pace and "big world" at its own (the model's length scale, then libsonic).
+        let modelSpeed = min(max(speed, 0.5), 1.5)
+        let gap = Double(TinyVoice.frames(3, lengthScale: Float(1 / modelSpeed)) * 256) / (speed / modelSpeed)
+        let expected = Double(paced.words[3] - paced.words[1]) - gap
+        let heard = marked.words[3] - marked.words[1]
+        let normal = plain.words[3] - plain.words[1]
+        // libsonic compresses each sentence on its own: off by at most a sentence's rounding.
+        let tolerance = speed > modelSpeed ? 256.0 : 1
+        #expect(
+            abs(Double(heard) - expected) <= tolerance,
+            "\(heard) samples, \(expected) at the rate alone, \(normal) normal")
+        // "Hello" and "again." at the message's own pace.
+        let normalGap = TinyVoice.frames(3) * 256
+        #expect(marked.words[1] - marked.words[0] == plain.words[1] - plain.words[0] - normalGap)
+        #expect(marked.end - marked.words[3] == plain.end - plain.words[3])
+        // The joins are no sentence ends: no run of silence longer than a pad's frame between the words.
+        var longest = 0
+        var run = 0
+        for sample in marked.samples[marked.words[0]..<marked.words[3]] {
+            run = sample == 0 ? run + 1 : 0
+            longest = max(longest, run)
+        }
+        #expect(longest < 256, "\(longest) samples of digital silence inside the sentence")
+    }
+
+    @Test func `SSML prosody volume is a gain on the words it holds, their timing unchanged`() async throws {
+        let tiny = try TinyVoice()
+        let rig = try await NeuralRig.start()
+        let plain = try spoken("<speak>Hello big world again.</speak>", by: tiny, rig: rig)
+        let quiet = try spoken(
+            "<speak>Hello <prosody volume=\"-12dB\">big world</prosody> again.</speak>", by: tiny, rig: rig)
+        let loud = try spoken(
+            "<speak><prosody volume=\"x-soft\">Hello <prosody volume=\"+6dB\">big world</prosody></prosody> again.</speak>",
+            by: tiny, rig: rig)
+        rig.finish()
+        try #require(plain.words.count == 4 && quiet.words.count == 4 && loud.words.count == 4)
+        #expect(quiet.words == plain.words && quiet.end == plain.end, "a volume changes no timing")
+        func level(_ spoken: (words: [Int], end: Int, samples: [Int16]), _ from: Int, _ to: Int) -> Double {
+            let margin = (to - from) / 8
+            return rootMeanSquare(spoken.samples[(from + margin)..<(to - margin)])
+        }
+        let full = level(plain, plain.words[0], plain.words[1])
+        // −12 dB: a quarter of the amplitude (10^(−12/20) = 0.251).
+        let held = level(quiet, quiet.words[1], quiet.words[3]) / full
+        #expect(abs(held - 0.251) < 0.01, "−12 dB: \(held) of the level")
+        #expect(abs(level(quiet, quiet.words[0], quiet.words[1]) / full - 1) < 0.01)
+        #expect(abs(level(quiet, quiet.words[3], quiet.end) / full - 1) < 0.01, "after </prosody>: full level")
+        // Nested: x-soft is 0.3 of the level, +6 dB inside it twice that; after both, full again.
+        #expect(abs(level(loud, loud.words[0], loud.words[1]) / full - 0.3) < 0.01)
+        #expect(abs(level(loud, loud.words[1], loud.words[3]) / full - 0.599) < 0.012)
+        #expect(abs(level(loud, loud.words[3], loud.end) / full - 1) < 0.01)
+    }
+
+    @Test(arguments: ["Hello.", "Hello"])
+    func `a mark after a break is reported with the speech after the silence, not at its start`(first: String)
+        async throws
+    {
+        let tiny = try TinyVoice()
+        let rig = try await NeuralRig.start()
+        var job = rig.job(
+            "<speak>\(first) <break time=\"700ms\"/><mark name=\"m\"/>Good night!</speak>", voice: try voice(tiny))
+        job.segmenter.breaksEndSegments = true
+        let events = try rig.speak(job)
+        rig.finish()
+        let samples = rig.store.contents
+        let words = events.compactMap { if case .word(_, _, let position) = $0 { Int(position) } else { nil } }
+        let marks = events.compactMap { if case .mark(_, "m", let position) = $0 { Int(position) } else { nil } }
+        try #require(words.count == 3 && marks.count == 1, "\(events)")
+        // The break's 700 ms of zeros, and the first sound after them.
+        var run = 0
+        var silenceEnd = 0
+        for index in words[0]..<words[1] {
+            run = samples[index] == 0 ? run + 1 : 0
+            if run >= 15435 { silenceEnd = index + 1 }
+        }
+        let sound = try #require(samples[silenceEnd...].firstIndex { $0 != 0 })
+        #expect(silenceEnd > 0, "700 ms of silence between the words")
+        #expect(marks[0] >= sound, "the mark at \(marks[0]), the sound after the break at \(sound)")
+        #expect(marks[0] == words[1], "the mark with the word it stands before")
     }
 
     @Test func `STOP ends a running inference and the next message is spoken`() async throws {

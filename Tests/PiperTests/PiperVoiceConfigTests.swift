@@ -110,10 +110,14 @@ import Testing
         #expect(cut[1].words.map(\.phoneme) == [0, 5, 10, 15])
         let whole = PiperSentence.sentences(text: text, clauses: clauses)
         #expect(whole.count == 1 && whole[0].words.count == 7 && !whole[0].endsMidClause)
-        let short = PiperSentence.sentences(
-            text: text, clauses: [PhonemizedClause(phonemes: "wˈʌn tuː θɹiː fɔːɹ faɪv sɪks", text: 0..<27)],
+        let five = PiperSentence.sentences(
+            text: text, clauses: [PhonemizedClause(phonemes: "wˈʌn tuː θɹiː fɔːɹ faɪv", text: 0..<23)],
             firstClauseAlone: true)
-        #expect(short.count == 1, "six words are synthesised at once")
+        #expect(five.map(\.words.count) == [3, 2], "five words are cut after three")
+        let four = PiperSentence.sentences(
+            text: text, clauses: [PhonemizedClause(phonemes: "wˈʌn tuː θɹiː fɔːɹ", text: 0..<18)],
+            firstClauseAlone: true)
+        #expect(four.count == 1, "four words are synthesised at once")
     }
 
     @Test func `a first clause of 22 words is cut after 3 and 15 words, 21 words after 3`() {
@@ -132,6 +136,22 @@ import Testing
         #expect(pieces(21).map(\.words.count) == [3, 18])
     }
 
+    @Test func `prosody rate and volume are kept for each character as libespeak-ng reads them`() {
+        let text = NeuralText(
+            segment: SpeechSegment(
+                markup: "<speak>a <prosody rate='x-slow' volume='x-soft'>b <prosody rate=\"+50%\" volume=\"200%\">c"
+                    + "</prosody> d <prosody rate=\"2\" volume=\"-50%\">e</prosody></prosody> f "
+                    + "<prosody rate=\"fast\" volume=\"silent\">g</prosody> "
+                    + "<prosody rate=\"nan\" volume=\"-\">h</prosody></speak>"))
+        #expect(text.string == "a b c d e f g h")
+        #expect(text.rates.count == text.scalars.count && text.volumes.count == text.scalars.count)
+        let rates = stride(from: 0, to: 16, by: 2).map { text.rates[$0] }
+        let volumes = stride(from: 0, to: 16, by: 2).map { text.volumes[$0] }
+        #expect(rates.map { ($0 * 1000).rounded() / 1000 } == [1, 0.6, 0.9, 0.6, 1.2, 1, 1.25, 1])
+        #expect(volumes.map { ($0 * 1000).rounded() / 1000 } == [1, 0.3, 0.6, 0.3, 0.15, 1, 0, 1])
+        #expect(text.rate == 1, "the first letter's")
+    }
+
     @Test func `prosody pitch is kept for each character, nested changes combined`() {
         let text = NeuralText(
             segment: SpeechSegment(
@@ -144,8 +164,15 @@ import Testing
         #expect(text.pitches[6] == twenty)
         #expect(text.pitches[8] == NeuralText.Pitch(factor: 1.2, semitones: -2))
         #expect(text.pitches[10] == .normal, "after the outer </prosody>")
-        #expect(text.pitches[12] == .normal, "Hz needs the voice's own F0: not applied")
-        for bad in ["-100%", "loud", "nan%", "nanst", "infst", "%", "st"] {
+        #expect(text.pitches[12] == NeuralText.Pitch(hertz: 90), "in Hz: made a ratio with the voice's F0")
+        #expect(text.pitches[12].hertzRatio(voiceHertz: 120) == 0.75)
+        #expect(text.pitches[12].hertzRatio(voiceHertz: nil) == 1, "the voice's F0 not known: left out")
+        // Hertz added to the voice's F0 (nested: added up), an absolute pitch starts again.
+        let added = NeuralText.Pitch.normal.changed(by: "+20Hz")?.changed(by: "-5hz")
+        #expect(added == NeuralText.Pitch(added: 15) && added?.hertzRatio(voiceHertz: 100) == 1.15)
+        #expect(NeuralText.Pitch(factor: 2).changed(by: "150Hz") == NeuralText.Pitch(hertz: 150))
+        #expect(NeuralText.Pitch(semitones: 2).hertzRatio(voiceHertz: 100) == 1, "no hertz: no ratio")
+        for bad in ["-100%", "loud", "nan%", "nanst", "infst", "%", "st", "0Hz", "-20", "nanHz", "Hz"] {
             #expect(NeuralText.Pitch.normal.changed(by: bad) == nil, "\(bad)")
         }
     }

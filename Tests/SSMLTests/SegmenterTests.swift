@@ -262,6 +262,42 @@ import Testing
             ])
 }
 
+@Test func `for a voice with one pace a run, a prosody rate is a segment of its own, the sentence going on across`() {
+    let ssml =
+        "<speak>Hello <prosody rate=\"slow\" pitch=\"high\">big <mark name=\"m\"/>world</prosody> again, "
+        + "<prosody rate=\"fast\">you.</prosody> <prosody volume=\"soft\">Bye.</prosody></speak>"
+    var segmenter = Segmenter()
+    segmenter.prosodyRatesEndSegments = true
+    #expect(
+        segmenter.markupSegments(of: ssml) == [
+            SpeechSegment(markup: "<speak>Hello ", pausesAtEnd: false),
+            SpeechSegment(
+                markup: "<speak><prosody rate=\"slow\" pitch=\"high\">big <mark name=\"m0\"/>world</prosody>",
+                inlineMarks: ["m"], pausesAtEnd: false, continuesSentence: true),
+            // A comma before the change keeps its pause.
+            SpeechSegment(markup: "<speak> again, </speak>", continuesSentence: true),
+            SpeechSegment(markup: "<speak><prosody rate=\"fast\">you.</prosody></speak>"),
+            // A volume alone does not cut: the neural voice makes it a gain on its words.
+            SpeechSegment(markup: "<speak> <prosody volume=\"soft\">Bye.</prosody></speak>"),
+        ])
+    #expect(Segmenter().markupSegments(of: ssml).count == 1, "espeak-ng voices take the rate in their markup")
+}
+
+@Test func `for a voice without markup a mark after a break leads the speech after it, one before it the silence`() {
+    var segmenter = Segmenter()
+    segmenter.breaksEndSegments = true
+    #expect(
+        segmenter.markupSegments(
+            of: "<speak>Hi. <mark name=\"a\"/><break time=\"300ms\"/><mark name=\"b\"/>there "
+                + "<break time=\"200ms\"/><mark name=\"c\"/><break time=\"100ms\"/>you.</speak>") == [
+                SpeechSegment(markup: "<speak>Hi. </speak>"),
+                SpeechSegment(leadingMarks: ["a"], leadingSilence: 300),
+                SpeechSegment(leadingMarks: ["b"], markup: "<speak>there </speak>"),
+                SpeechSegment(leadingSilence: 200),
+                SpeechSegment(leadingMarks: ["c"], markup: "<speak>you.</speak>", leadingSilence: 100),
+            ])
+}
+
 @Test func `a break before the first word is silence Utter writes, elsewhere the engine's`() {
     #expect(
         Segmenter().markupSegments(
