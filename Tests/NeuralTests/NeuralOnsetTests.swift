@@ -49,8 +49,10 @@ struct NeuralOnsetTests {
             }
         }
         #expect(placed.count == 6, "marks a, b, c and the words they precede: \(placed)")
-        // A few milliseconds either way: the onset threshold, the voice's noise.
-        let tolerance = rate * 8 / 1000
+        // A few milliseconds either way: the onset threshold, and the voice's noise: VITS draws new
+        // noise at every inference, so a word's onset moves from run to run (8.75 ms off seen once
+        // in about 20 runs). The faults this guards against were 17-50 ms.
+        let tolerance = rate * 12 / 1000
         for (name, position) in placed {
             let nearest = onsets.min { abs($0 - position) < abs($1 - position) } ?? 0
             #expect(
