@@ -20,6 +20,8 @@ public final class PrivateSoundServer {
     public let runtime: String
     /// More PulseAudio modules loaded at start (`module-role-ducking …`), PulseAudio only.
     public let modules: [String]
+    /// Whether PulseAudio writes its debug log (`pulse.log` in ``runtime``), PulseAudio only.
+    public let debugLog: Bool
     private var daemons: [pid_t] = []
     private var bus: pid_t = 0
 
@@ -31,10 +33,11 @@ public final class PrivateSoundServer {
         }
     }
 
-    public init(runtime: String, kind: SoundServerKind = .pulseAudio, modules: [String] = []) throws {
+    public init(runtime: String, kind: SoundServerKind = .pulseAudio, modules: [String] = [], debugLog: Bool = false) throws {
         self.kind = kind
         self.runtime = runtime
         self.modules = modules
+        self.debugLog = debugLog
         mkdir(runtime, 0o700)
         if kind == .pipeWire {
             mkdir(runtime + "/config", 0o700)
@@ -106,7 +109,7 @@ public final class PrivateSoundServer {
                         "/usr/bin/pulseaudio", "-n", "--daemonize=no", "--exit-idle-time=-1", "--use-pid-file=no",
                         "-L", "module-null-sink sink_name=utter_null rate=22050 channels=1",
                         "-L", "module-native-protocol-unix auth-anonymous=1 socket=\(socket)",
-                    ] + modules.flatMap { ["-L", $0] }, log: "pulse.log")
+                    ] + modules.flatMap { ["-L", $0] } + (debugLog ? ["--log-level=debug"] : []), log: "pulse.log")
             ]
             try waitFor(socket, what: "pulseaudio")
         case .pipeWire:

@@ -1,0 +1,107 @@
+import AudioStream
+import AudioSinks
+import Glibc
+import PulseOutput
+import System
+import TestSupport
+import Testing
+
+/// 200 ms of a sound that is audible from its first sample to its last (a 300 Hz tone on an
+/// offset, never under 3,000), so that the recording shows exactly which of its samples came out.
+private let burst: [Int16] = (0..<4410).map { Int16(6000 + 3000 * sin(2 * Double.pi * 300 * Double($0) / 22050)) }
+
+/// The audible runs of `samples` (at or above -40 dBFS; a gap of 1 ms or more ends a run: the
+/// sounds never fall under it).
+private func soundRuns(_ samples: [Int16]) -> [ArraySlice<Int16>] {
+    var runs: [ArraySlice<Int16>] = []
+    var start: Int? = nil
+    var last = 0
+    for (index, sample) in samples.enumerated() where abs(Int32(sample)) >= 300 {
+        if let first = start, index - last > 22 {
+            runs.append(samples[first...last])
+            start = index
+        } else if start == nil {
+            start = index
+        }
+        last = index
+    }
+    if let first = start { runs.append(samples[first...last]) }
+    return runs
+}
+
+/// The bytes PulseAudio's null sink rewound to start a stream again at once after it ran dry, in
+/// order, from the server's debug log.
+private func rewindsAtUnderrunEnd(log: String) -> [Int] {
+    var rewinds: [Int] = []
+    var pending = false
+    for line in log.split(separator: "\n") {
+        if line.contains("Requesting rewind") {
+            // (A rewind for another reason, or one with nothing to rewind, is not this one.)
+            pending = line.contains("due to end of underrun")
+        } else if pending, line.contains("module-null-sink.c: Rewound ") {
+            pending = false
+            let words = line.split(separator: " ")
+            let count = words.firstIndex(of: "Rewound").map { words.index(after: $0) }
+            rewinds.append(count.flatMap { $0 < words.endIndex ? Int(words[$0]) : nil } ?? -1)
+        }
+    }
+    return rewinds
+}
+
+/// Sounds that follow a libpulse stream that ran dry, sample by sample on the server's monitor
+/// (issue 24: "the first frames lost after a libpulse stream ran dry").
+///
+/// Where those frames go: when new frames reach a PulseAudio stream that ran dry, the server
+/// rewinds its sink, so that the sound starts at once over the silence the sink had already mixed
+/// ahead ("Requesting rewind due to end of underrun"), and the monitor, which had already passed
+/// that silence on, does not show the span that replaced it. pacat loses the same span in the same
+/// recording. So the monitor must show each sound whole from the first sample after that span to
+/// its last one: a frame lost, doubled or moved by the stream shows as a mismatch.
+@Suite(.serialized)
+struct PulseRestartTests {
+    /// A first sound to wake the sink, then six of 200 ms, each after the stream ran dry: 3 ms
+    /// after the last sound was heard (it starts again before it is corked, 10 ms after the sink
+    /// played its last frame) or 400 ms after (corked, then uncorked). The
+    /// private PulseAudio's null sink runs at the stream's rate: every sample is one recorded.
+    @Test
+    func `every sample of a sound after the stream ran dry comes out, but for the span the server rewound`()
+        throws
+    {
+        let folder = TemporaryFolder(prefix: "utter-pulse-restart")
+        let server = try PrivateSoundServer(runtime: folder.path + "/server", kind: .pulseAudio, debugLog: true)
+        let wake = try EventFD()
+        let sink = try PulseOutput.sink(
+            sampleRate: 22050, periodFrames: 220, bufferFrames: 1760, server: "unix:\(server.socket)",
+            sink: "utter_null", controlWake: wake)
+        if let problem = sink.start() { Issue.record("the stream did not start: \(problem)") }
+        defer { _ = sink.shutdown(until: MonotonicClock.now + 2_000_000_000) }
+        let recording = try MonitorRecording(pulse: server, path: folder.file("heard.raw"))
+        let gaps = [400, 3, 400, 3, 3, 400, 3]
+        var rewindsBefore = 0
+        var cut: [Int] = []
+        for (index, gap) in gaps.enumerated() {
+            let start = try sink.beginJob(UInt64(index + 1), continuing: false)
+            _ = burst.withUnsafeBufferPointer { sink.write($0, isCancelled: { false }) }
+            let deadline = monotonicSeconds() + 5
+            while sink.playedPosition(at: MonotonicClock.now) < start + UInt64(burst.count) && monotonicSeconds() < deadline {
+                usleep(1000)
+            }
+            usleep(useconds_t(gap * 1000))  // silence: the stream runs dry
+            // The server's rewinds for this sound: none, or one (in frames) when it had run dry.
+            let log = String(decoding: readFile(server.runtime + "/pulse.log") ?? [], as: UTF8.self)
+            let rewinds = rewindsAtUnderrunEnd(log: log)
+            cut.append(rewinds.dropFirst(rewindsBefore).reduce(0, +) / MemoryLayout<Int16>.size)
+            rewindsBefore = rewinds.count
+        }
+        let runs = soundRuns(recording.finish())
+        try #require(runs.count == gaps.count, "one audible run per sound: \(runs.map(\.count))")
+        print("PulseAudio: samples heard of each \(burst.count)-sample sound: \(runs.map(\.count)); rewound: \(cut)")
+        // The first sound woke the sink: the monitor starts part-way into it.
+        for (index, run) in runs.enumerated().dropFirst() {
+            #expect(cut[index] > 0, "sound \(index): the stream ran dry before it, and the server rewound")
+            #expect(
+                Array(run) == Array(burst[cut[index]...]),
+                "sound \(index): \(run.count) samples heard, \(burst.count - cut[index]) expected after the \(cut[index]) rewound")
+        }
+    }
+}
