@@ -261,7 +261,8 @@ let package = Package(
             ],
             exclude: ["make_tiny_piper.py"], swiftSettings: upcoming),
         .testTarget(
-            name: "ServerTests", dependencies: ["sd_utter", "TestSupport"], exclude: ["Clients"],
+            name: "ServerTests", dependencies: ["sd_utter", "utter", "TestSupport", "OnnxRuntime", "System"],
+            exclude: ["Clients"],
             swiftSettings: upcoming),
     ]
 )

@@ -21,6 +21,7 @@ that arrive after a message's END/CANCEL are still seen.
 Usage: session.py SCENARIO TIMEOUT_SECONDS TEXT...
 Scenarios:
   marks  TEXT        SSML message, wait for END/CANCEL, then listen for a quiet period
+  voice-marks VOICE TEXT  the same, spoken by the synthesis voice VOICE (set_synthesis_voice)
   speak  TEXT        text message, wait for END/CANCEL, then listen for a quiet period
   cancel LONG SHORT  text message LONG, cancel after BEGIN, wait for CANCEL, listen for
                      a quiet period, then speak SHORT and wait for its END
@@ -105,6 +106,13 @@ def main():
     if scenario in ("marks", "speak"):
         client.set_data_mode(speechd.DataMode.SSML if scenario == "marks" else speechd.DataMode.TEXT)
         msg = speak(client, args[0])
+        recorder.wait_for(msg, ("end", "cancel"), "END")
+        quiet_period()
+    elif scenario == "voice-marks":
+        # args: the synthesis voice's name, then SSML with marks, spoken by that voice
+        client.set_synthesis_voice(args[0])
+        client.set_data_mode(speechd.DataMode.SSML)
+        msg = speak(client, args[1])
         recorder.wait_for(msg, ("end", "cancel"), "END")
         quiet_period()
     elif scenario == "cancel":
