@@ -249,7 +249,9 @@ let package = Package(
         // The utter command: say, read, play, follow, voice and setup, run as a user runs them.
         .testTarget(
             name: "UtterCLITests",
-            dependencies: ["utter", "sd_utter", "UtterCLI", "UtterKit", "JapaneseReading", "System", "TestSupport"],
+            dependencies: [
+                "utter", "sd_utter", "UtterCLI", "UtterKit", "JapaneseReading", "OnnxRuntime", "System", "TestSupport",
+            ],
             swiftSettings: upcoming),
         // Neural voices: need ONNX Runtime (PyPI's onnxruntime) and Debian's python3-onnx.
         .testTarget(

@@ -1,4 +1,6 @@
 import Glibc
+import OnnxRuntime
+import System
 import TestSupport
 import Testing
 
@@ -36,6 +38,43 @@ import Testing
         // Heard, not synthesised: the words are spread over the time the sentence takes to play
         // (synthesis takes a few milliseconds). (Not compared with the sound's own start: through
         // ALSA's pulse plugin a first word is reported while the plugin's first write stalls.)
+        let audible = heard.indices.filter { abs(Int32(heard[$0])) >= 300 }
+        let span = Double((audible.last ?? 0) - (audible.first ?? 0)) / 22050
+        #expect(span > 1.5, "\(span) s audible")
+        #expect(times.last! - times[1] > span / 2, "words from \(times[1]) s to \(times.last!) s of \(span) s")
+    }
+
+    @Test func `a Piper voice is followed word by word as it is heard`() throws {
+        let folder = TemporaryFolder()
+        let pulse = try pacedHome(folder)
+        let joe = try joeVoiceFiles()
+        let runtime = try OnnxRuntime.load(
+            candidates: OnnxRuntime.candidates(configured: nil, environment: Environment.value)
+        ).get()
+        // Where `utter voice add` puts a voice.
+        var path = folder.path
+        for leaf in [".local", "share", "utter", "voices", "joe"] {
+            path += "/" + leaf
+            mkdir(path, 0o755)
+        }
+        symlink(joe.model, path + "/en_US-joe-medium.onnx")
+        symlink(joe.config, path + "/en_US-joe-medium.onnx.json")
+        let recording = try MonitorRecording(pulse: pulse, path: folder.file("heard.raw"))
+        let run = ChildProcess.run(
+            [utter, "say", "--follow", "-v", "joe", "--device", "utter_paced", Self.sentence],
+            environment: [
+                "HOME=\(folder.path)", "PATH=/usr/bin:/bin", "LANG=C.UTF-8", "UTTER_ONNXRUNTIME=\(runtime.libraryPath)",
+            ], timeout: 120)
+        let heard = recording.finish()
+        #expect(run.status == 0, "\(run.standardError)")
+        let lines = run.standardOutput.split(separator: "\n").map { $0.split(separator: "\t") }
+        #expect(lines.map { String($0.last ?? "") } == ["The", "quick", "brown", "fox", "jumps", "over", "the", "lazy", "dog"])
+        let times = lines.compactMap { Double($0.first ?? "") }
+        try #require(times.count == lines.count && times.count >= 2, "\(run.standardOutput)")
+        #expect(zip(times, times.dropFirst()).allSatisfy { $0 < $1 }, "\(times)")
+        // The model's speech (full scale; espeak-ng's peaks are lower), and the words spread over it.
+        let peak = heard.map { abs(Int($0)) }.max() ?? 0
+        #expect(peak >= 30000, "peak \(peak)")
         let audible = heard.indices.filter { abs(Int32(heard[$0])) >= 300 }
         let span = Double((audible.last ?? 0) - (audible.first ?? 0)) / 22050
         #expect(span > 1.5, "\(span) s audible")
