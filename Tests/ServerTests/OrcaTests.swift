@@ -2,6 +2,8 @@
 // module is sd_utter (testing.md §4). Clients/orca_stack.py starts the whole stack inside its own
 // PID namespace and acts as the user; this test judges what reached the module and what it played.
 import Foundation
+import OnnxRuntime
+import System
 import TestSupport
 import Testing
 
@@ -13,6 +15,30 @@ import Testing
 struct OrcaTests {
     @Test("focus, key and character echo, Say All and reading by character reach sd_utter and are heard")
     func orcaEndToEnd() async throws {
+        try await runOrca(voice: [])
+    }
+
+    @Test("Orca on a Piper voice: Say All gets every mark as heard, the model's speech is played")
+    func orcaOnAPiperVoice() async throws {
+        let joe = try joeVoiceFiles()
+        let runtime = try OnnxRuntime.load(
+            candidates: OnnxRuntime.candidates(configured: nil, environment: Environment.value)
+        ).get()
+        let folder = try await runOrca(voice: ["joe", joe.model, runtime.libraryPath])
+        guard let folder else { return }  // failed and recorded; the folder is kept
+        let serverLog = (try? String(contentsOfFile: folder + "/log/speech-dispatcher.log", encoding: .utf8)) ?? ""
+        #expect(serverLog.contains("synthesis_voice=joe"), "Orca did not choose the voice joe")
+        let audio = (try? Data(contentsOf: URL(fileURLWithPath: folder + "/capture.raw"))) ?? Data()
+        let samples = audio.withUnsafeBytes { Array($0.bindMemory(to: Int16.self)) }
+        // Piper's speech is normalised to full scale; espeak-ng's peaks are lower (about 23,000).
+        #expect((samples.map { abs(Int($0)) }.max() ?? 0) >= 30000, "not the model's speech")
+        _ = try? FileManager.default.removeItem(atPath: folder)
+    }
+
+    /// Runs the stack (with `voice`: its name, model and ONNX Runtime library) and checks what
+    /// every run must show; the scratch folder when all passed and it is kept for more checks.
+    @discardableResult
+    private func runOrca(voice: [String]) async throws -> String? {
         let folder = try scratchFolder("utter-orca")
         let module = try Paths.moduleBinary()
         let script = Paths.testsDirectory.appendingPathComponent("Clients/orca_stack.py").path
@@ -21,13 +47,13 @@ struct OrcaTests {
         // AT-SPI, speech-dispatcher, the module, the window and Orca).
         let stack = try Child(
             try Paths.program("unshare"),
-            ["--pid", "--fork", "--mount-proc", "--kill-child", Paths.python, script, folder, module],
+            ["--pid", "--fork", "--mount-proc", "--kill-child", Paths.python, script, folder, module] + voice,
             environment: ["PATH": "/usr/bin:/bin:/usr/sbin:/sbin", "LANG": "C.UTF-8"], output: output)
         if await !stack.wait(timeout: .seconds(240)) {
             stack.signal(SIGKILL)
             await stack.wait(timeout: .seconds(10))
             Issue.record("the Orca stack stalled for 240 s\n\(diagnostics(folder))")
-            return
+            return nil
         }
         let lines = ((try? String(contentsOfFile: output, encoding: .utf8)) ?? "").split(separator: "\n")
         let errors = lines.filter { $0.hasPrefix("error ") }
@@ -79,7 +105,9 @@ struct OrcaTests {
         let samples = audio.withUnsafeBytes { Array($0.bindMemory(to: Int16.self)) }
         #expect(samples.count > 10 * Audio.rate, "only \(Audio.seconds(samples.count)) of speech played")
         #expect(rootMeanSquare(samples) > 300, "the played audio is silent")
-        if errors.isEmpty { _ = try? FileManager.default.removeItem(atPath: folder) }
+        guard errors.isEmpty && problems.isEmpty else { return nil }
+        if voice.isEmpty { _ = try? FileManager.default.removeItem(atPath: folder) }
+        return folder
     }
 
     /// `markup` without its tags, words separated by single spaces.

@@ -9,11 +9,14 @@ acts as a user with xdotool and waits, each time with its own deadline, until
 what Orca should say reaches the module (read from speech-dispatcher's log of
 the commands it sends to the module).
 
-Usage: orca_stack.py FOLDER MODULE
+Usage: orca_stack.py FOLDER MODULE [VOICE MODEL ONNXRUNTIME]
+With a VOICE: the Piper voice MODEL is installed under that name in the user's voice folder,
+the module runs it on the ONNX Runtime library ONNXRUNTIME, and Orca's settings choose it.
 Output lines: `step <name> ok <seconds>`, `said <text>` (every SPEAK the module
 got, markup removed), `error <text>` (then exit 2), `done`.
 """
 
+import json
 import os
 import re
 import subprocess
@@ -21,6 +24,7 @@ import sys
 import time
 
 FOLDER, MODULE = sys.argv[1], sys.argv[2]
+VOICE, MODEL, ONNXRUNTIME = (sys.argv[3:6] + [None, None, None])[:3]
 HERE = os.path.dirname(os.path.abspath(__file__))
 SENTENCES = [
     "The first sentence of the story is short.",
@@ -132,6 +136,28 @@ with open(os.path.join(FOLDER, "conf", "speechd.conf"), "w") as f:
             'AudioOutputMethod "alsa"\nAudioALSADevice "default"\n' % MODULE)
 with open(os.path.join(FOLDER, "conf", "modules", "utter.conf"), "w") as f:
     f.write("LogLevel 5\nKeyNamesFolder \"%s\"\n" % os.path.join(HERE, "..", "..", "..", "conf", "keys"))
+    if VOICE:
+        # The default voice's model loads at INIT, long before Orca's first words.
+        f.write("DefaultVoice \"%s\"\nOnnxRuntimeLibrary \"%s\"\nNeuralThreads 2\n" % (VOICE, ONNXRUNTIME))
+if VOICE:
+    # Where `utter voice add` puts a voice, and Orca's own settings choosing it (its family name is
+    # what Orca sends as the synthesis voice).
+    voice_dir = os.path.join(env["XDG_DATA_HOME"], "utter", "voices", VOICE)
+    os.makedirs(voice_dir)
+    os.symlink(MODEL, os.path.join(voice_dir, os.path.basename(MODEL)))
+    os.symlink(MODEL + ".json", os.path.join(voice_dir, os.path.basename(MODEL) + ".json"))
+    orca_dir = os.path.join(env["XDG_DATA_HOME"], "orca")
+    os.makedirs(orca_dir)
+    default = ["Default", "default"]
+    with open(os.path.join(orca_dir, "user-settings.conf"), "w") as f:
+        json.dump({
+            "general": {"startingProfile": default, "firstStart": False},
+            "pronunciations": {}, "keybindings": {},
+            "profiles": {"default": {
+                "profile": default,
+                "voices": {"default": {"established": True, "family": {"name": VOICE, "lang": "en", "dialect": "us"}}},
+            }},
+        }, f)
 
 started = time.monotonic()
 start(["pulseaudio", "-n", "--daemonize=no", "--exit-idle-time=-1", "--use-pid-file=no", "--disable-shm=yes",
