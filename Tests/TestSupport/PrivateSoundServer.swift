@@ -1,15 +1,12 @@
 public import Glibc
-public import Testing
 
 /// The sound servers desktops run, each with a null sink that consumes audio at the real rate.
-public enum SoundServerKind: String, CaseIterable, CustomTestStringConvertible, Sendable {
+public enum SoundServerKind: String, CaseIterable, Sendable {
     /// PulseAudio itself.
     case pulseAudio
     /// PipeWire with WirePlumber, and pipewire-pulse serving PulseAudio's protocol, as Debian 12's
     /// GNOME runs it.
     case pipeWire
-
-    public var testDescription: String { rawValue }
 }
 
 /// A private, headless sound server (testing.md §2) with a real-time null sink `utter_null`,

@@ -1,7 +1,6 @@
 // A private speech-dispatcher 0.11.4 with sd_utter as its only module, run as plain processes
 // in a scratch folder (docs: testing.md §1-§3). Everything it starts is ended by PID.
 public import Foundation
-public import Testing
 
 #if canImport(Glibc)
     import Glibc
@@ -302,18 +301,9 @@ public final class ServerRig {
 
     // MARK: - Checks and diagnostics
 
-    /// Records an issue (like #expect) and remembers that logs must be printed.
-    @discardableResult
-    public func check(
-        _ condition: Bool, _ message: @autoclosure () -> String,
-        sourceLocation: SourceLocation = #_sourceLocation
-    ) -> Bool {
-        if !condition {
-            failed = true
-            Issue.record(Comment(rawValue: message()), sourceLocation: sourceLocation)
-        }
-        return condition
-    }
+    /// Remembers that a check failed, so that the logs are printed at the end (the test target's
+    /// `check` records the issue itself: TestSupport is built with the products, without Testing).
+    public func markFailed() { failed = true }
 
     public func note(_ text: String) { notes.append(text) }
 
