@@ -59,19 +59,16 @@ def wakeups_between(before, after):
 
 
 def private_kib(smaps_text):
-    """Memory only this process holds (KiB), from the text of /proc/PID/smaps: every resident page
-    of anonymous mappings (heap, stacks, anonymous memory) and the private dirty pages of file
-    mappings (relocated data, written globals). Clean file pages are left out: they are shared
-    with every other process mapping the file and the kernel can drop them at any time."""
+    """Memory only this process holds (KiB), from the text of /proc/PID/smaps: the anonymous pages
+    of every mapping, which are those of the heap, stacks and anonymous memory and the pages of a
+    file mapping the process wrote (relocated data, written globals), copied for it alone. Clean
+    file pages are left out: they are shared with every other process mapping the file and the
+    kernel can drop them at any time. (Not `Private_Dirty`: a file page the page cache has not
+    written back yet, such as a just-copied binary's code, counts as dirty there.)"""
     total = 0
-    anonymous = False
     for line in smaps_text.splitlines():
         fields = line.split()
-        if not fields:
-            continue
-        if "-" in fields[0] and len(fields) >= 5 and ":" in fields[3]:
-            anonymous = len(fields) < 6 or not fields[5].startswith("/")
-        elif fields[0] == ("Rss:" if anonymous else "Private_Dirty:"):
+        if len(fields) >= 2 and fields[0] == "Anonymous:":
             total += int(fields[1])
     return total
 
@@ -79,7 +76,7 @@ def private_kib(smaps_text):
 def memory_parts_mib(pid):
     """Resident memory now, by kind (MiB): anonymous (the process's own), file-backed (code and
     data of the binary and its libraries, shared with any other process mapping them), PSS, and
-    private (anonymous + private dirty, see private_kib)."""
+    private (anonymous pages, see private_kib)."""
     parts = {}
     with open("/proc/%d/smaps" % pid) as f:
         parts["Private"] = private_kib(f.read()) / 1024.0

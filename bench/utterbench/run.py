@@ -9,8 +9,9 @@ Per repetition and module (fresh process and scratch folder each time):
                  sd_espeak-ng (server audio): first 705 event line received
   stop         STOP (sent ~200 ms after SPEAK of a long text) -> "703"
   peak RSS     VmHWM from /proc/PID/status just before QUIT
-  private      anonymous + private dirty pages (/proc/PID/smaps) at the same moment: what the
-               module alone costs the machine (clean file pages are shared and droppable)
+  private      anonymous pages of every mapping (/proc/PID/smaps: heap, stacks, and file pages
+               the module wrote) at the same moment: what the module alone costs the machine
+               (clean file pages are shared and droppable)
 Then prints one table: median and p95 for each module and the ratio of medians (ours/theirs).
 
 The handshake mirrors the server: INIT, AUDIO audio_output_method=server (refused by sd_utter
@@ -161,7 +162,7 @@ def main():
         ("first audio after SPEAK (ms)", "first_audio", 1000.0),
         ("STOP -> 703 (ms)", "stop", 1000.0),
         ("peak RSS VmHWM (MiB)", "rss", 1.0),
-        ("private: anon + dirty (MiB)", "private", 1.0),
+        ("private: anonymous pages (MiB)", "private", 1.0),
     ]
     ours, theirs = (name for name, _ in modules)
     print("device: %s; %d repetitions" % ("paced (PulseAudio null sink)" if args.paced

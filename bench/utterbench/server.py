@@ -68,8 +68,8 @@ in python3-speechd's reader thread as they arrive):
  5 spawn -> 299: the module binary is driven directly (no server, as bench/run does): spawn with an
    empty config file, send INIT at once, time to "299 OK LOADED SUCCESSFULLY".
  6 peak RSS: VmHWM of the module process (the server's child running the binary) after all runs;
-   private: what it alone holds then (anonymous pages + private dirty pages of files: the
-   memory it costs the machine; clean file pages are shared and droppable); below the table,
+   private: what it alone holds then (the anonymous pages of every mapping, written file pages
+   included: the memory it costs the machine; clean file pages are shared and droppable); below the table,
    what it holds at the end: anonymous (its own), file-backed (code), PSS, private.
  7 CPU per audio second: CPU time of the module, and of module + server, over one long TEXT
    message (>= 20 s of speech) divided by its audible duration (first to last audible sample).
@@ -429,7 +429,7 @@ def report(args, R, info, failures):
          abs_target("1.00", lambda m, p: abs(m - 1) <= 0.02)),
         ("spawn -> 299 (ms, direct)", "spawn", 1, None),
         ("peak RSS VmHWM (MiB)", "rss", 1, ratio_target(1.2)),
-        ("private: anon + dirty (MiB)", "private", 1, ratio_target(1.0)),
+        ("private: anonymous pages (MiB)", "private", 1, ratio_target(1.0)),
         ("CPU s per audio s, module", "cpu_module", 4, ratio_target(1.0)),
         ("CPU s per audio s, module+server", "cpu_total", 4, ratio_target(1.0)),
         ("extra gaps >30 ms under load", "gaps", 0, abs_target("0", lambda m, p: p == 0)),
