@@ -73,8 +73,16 @@ import Testing
         try #require(times.count == lines.count && times.count >= 2, "\(run.standardOutput)")
         #expect(zip(times, times.dropFirst()).allSatisfy { $0 < $1 }, "\(times)")
         // The model's speech (full scale; espeak-ng's peaks are lower), and the words spread over it.
+        // A listener waits a second for the model at most: when it loads slower (a sanitizer, a
+        // machine busy with forty suites), espeak-ng speaks the message and says so, and the words
+        // are followed all the same.
         let peak = heard.map { abs(Int($0)) }.max() ?? 0
-        #expect(peak >= 30000, "peak \(peak)")
+        if run.standardError.contains("neural voice unavailable") {
+            #expect(run.standardError.contains("is still loading after"), "\(run.standardError)")
+            report("FollowTests: joe's model loaded too slowly for this message: \(run.standardError)")
+        } else {
+            #expect(peak >= 30000, "peak \(peak): not the model's speech")
+        }
         let audible = heard.indices.filter { abs(Int32(heard[$0])) >= 300 }
         let span = Double((audible.last ?? 0) - (audible.first ?? 0)) / 22050
         #expect(span > 1.5, "\(span) s audible")
