@@ -74,6 +74,8 @@ final class SpeakerLoop: @unchecked Sendable {
     private var pendingStop: SpeechBoundary?
     private var lastJob: UInt64 = 0
     private var running = true
+    /// How often a pause or stop waiting for a word boundary is checked at the least.
+    private static let boundaryRecheck: UInt64 = 20_000_000
 
     init(pipeline: SpeechPipeline, inbox: Inbox) {
         self.pipeline = pipeline
@@ -82,7 +84,11 @@ final class SpeakerLoop: @unchecked Sendable {
 
     func run() {
         while running {
-            let timeout = pipeline.deadline.map { $0 > MonotonicClock.now ? $0 - MonotonicClock.now : 0 }
+            var timeout = pipeline.deadline.map { $0 > MonotonicClock.now ? $0 - MonotonicClock.now : 0 }
+            // While a pause or stop waits for a word, look again every 20 ms whatever the wake-up
+            // said: the word is reached when playback gets there, and a slow process (seen under
+            // AddressSanitizer) can find no wake-up due while playback still has the word ahead.
+            if awaitedBoundary != nil { timeout = min(timeout ?? Self.boundaryRecheck, Self.boundaryRecheck) }
             _ = poll([pipeline.wake.rawValue, inbox.wake.rawValue], timeout: timeout)
             pipeline.wake.reset()
             inbox.wake.reset()
