@@ -95,8 +95,12 @@ struct OrcaTests {
         #expect(sayAllMarks >= 28, "Say All sent \(sayAllMarks) marks")
 
         let moduleLog = (try? String(contentsOfFile: folder + "/log/utter.log", encoding: .utf8)) ?? ""
+        // A neural model slower to load than a listener waits (a second; the sanitizer builds take
+        // longer) has its first messages spoken by espeak-ng, said in the log: that is the voice's
+        // documented behaviour, not a problem; that joe spoke afterwards is checked by the caller.
         let problems = moduleLog.split(separator: "\n").filter {
-            $0.contains(" error") || $0.contains(" critical") || $0.contains(" warning")
+            ($0.contains(" error") || $0.contains(" critical") || $0.contains(" warning"))
+                && !($0.contains("neural voice unavailable") && $0.contains("is still loading after"))
         }
         #expect(problems.isEmpty, "\(problems)")
 
