@@ -191,7 +191,7 @@ let package = Package(
         // What the tests share: temporary folders, sound files, processes, seeded randomness.
         .target(name: "CTestShims", path: "Tests/CTestShims"),
         .target(
-            name: "TestSupport", dependencies: ["CSndFile", "CTestShims", "System"], path: "Tests/TestSupport",
+            name: "TestSupport", dependencies: ["CSndFile", "CTestShims", "OnnxRuntime", "System"], path: "Tests/TestSupport",
             swiftSettings: upcoming),
 
         .testTarget(name: "ModuleProtocolTests", dependencies: ["ModuleProtocol"], swiftSettings: upcoming),

@@ -33,7 +33,7 @@ struct NeuralOnsetTests {
         let joe = try joeVoiceFiles()
         let voice = NeuralVoice(
             model: joe.model, config: joe.config, speaker: nil, fallbackEngineName: "gmw/en-US",
-            runtimeLibrary: try requireRuntime().libraryPath, threads: 1)
+            runtimeLibrary: try installedOnnxRuntime().libraryPath, threads: 1)
         let rig = try await NeuralRig.start()
         let events = try rig.speak(rig.job(Self.ssml, voice: voice))
         rig.finish()

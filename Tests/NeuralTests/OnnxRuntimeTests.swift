@@ -7,7 +7,7 @@ import Testing
 
 @Suite struct OnnxRuntimeTests {
     @Test func `the runtime is found, new enough, and its API table is the one declared`() throws {
-        let runtime = try requireRuntime()
+        let runtime = try installedOnnxRuntime()
         let parts = runtime.version.split(separator: ".").compactMap { Int($0) }
         #expect(parts.count >= 2 && (parts[0] > 1 || parts[1] >= 14), "\(runtime.version)")
         // CreateStatus, GetErrorCode, GetErrorMessage and ReleaseStatus at their documented places.
@@ -27,7 +27,7 @@ import Testing
     }
 
     @Test func `the durations edit adds the Ceil output, and a run returns samples and frames`() throws {
-        let runtime = try requireRuntime()
+        let runtime = try installedOnnxRuntime()
         let voice = try TinyVoice()
         let bytes = try #require(readFile(voice.model))
         let edit = try ModelEdit.exposingDurations(bytes).get()
@@ -57,7 +57,7 @@ import Testing
     }
 
     @Test func `corrupt and truncated models are named as such`() throws {
-        let runtime = try requireRuntime()
+        let runtime = try installedOnnxRuntime()
         let voice = try TinyVoice()
         let bytes = try #require(readFile(voice.model))
         let truncated = Array(bytes.prefix(bytes.count / 2))
@@ -75,7 +75,7 @@ import Testing
     }
 
     @Test func `terminating a run from another thread ends it with an error`() throws {
-        let runtime = try requireRuntime()
+        let runtime = try installedOnnxRuntime()
         let voice = try TinyVoice(["--slow"])
         let session = try runtime.session(model: try #require(readFile(voice.model)), threads: 1)
         let control = try OnnxRunControl(runtime: runtime)

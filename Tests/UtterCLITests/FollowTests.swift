@@ -54,9 +54,7 @@ import Testing
         let folder = TemporaryFolder()
         let pulse = try pacedHome(folder)
         let joe = try joeVoiceFiles()
-        let runtime = try OnnxRuntime.load(
-            candidates: OnnxRuntime.candidates(configured: nil, environment: Environment.value)
-        ).get()
+        let runtime = try installedOnnxRuntime()
         // Where `utter voice add` puts a voice.
         var path = folder.path
         for leaf in [".local", "share", "utter", "voices", "joe"] {

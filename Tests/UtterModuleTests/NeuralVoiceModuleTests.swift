@@ -6,9 +6,7 @@ import Testing
 
 /// The ONNX Runtime library the test process finds, for modules started with another HOME.
 func onnxRuntimeEnvironment() throws -> [String] {
-    let runtime = try OnnxRuntime.load(
-        candidates: OnnxRuntime.candidates(configured: nil, environment: Environment.value)
-    ).get()
+    let runtime = try installedOnnxRuntime()
     return ["UTTER_ONNXRUNTIME=\(runtime.libraryPath)"]
 }
 
