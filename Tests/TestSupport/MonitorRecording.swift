@@ -13,7 +13,18 @@ public final class MonitorRecording {
         ]
         // To stdout: with a file argument parec keeps what it recorded in memory until it exits cleanly.
         pid = try pulse.spawnClient(arguments, output: path)
-        usleep(300_000)  // connected and recording before the first message
+        // Recording before the first message: a sleep alone was not always enough on a loaded
+        // machine (the first 37 ms of a tone went unrecorded once in CI). The monitor hands
+        // parec silence as soon as its stream runs, so bytes in the file mean it is recording.
+        let began = monotonicSeconds()
+        while (fileSize(path) ?? 0) < 882 && monotonicSeconds() < began + 10 {
+            usleep(10_000)
+        }
+        if (fileSize(path) ?? 0) < 882 {
+            print("MonitorRecording: parec recorded nothing from \(source) within 10 s")
+        }
+        let settled = began + 0.3
+        if monotonicSeconds() < settled { usleep(UInt32((settled - monotonicSeconds()) * 1_000_000)) }
     }
 
     /// Waits until something audible has been recorded; false if nothing was within `seconds`.
@@ -50,4 +61,9 @@ public final class MonitorRecording {
     }
 
     deinit { _ = finish() }
+}
+
+private func fileSize(_ path: String) -> Int? {
+    var info = stat()
+    return stat(path, &info) == 0 ? Int(info.st_size) : nil
 }
