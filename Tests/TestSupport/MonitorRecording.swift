@@ -5,23 +5,33 @@ public final class MonitorRecording {
     public let path: String
     private var pid: pid_t = 0
 
-    public init(pulse: PrivateSoundServer, path: String, source: String = "utter_null.monitor") throws {
+    /// `latencyMilliseconds`: what parec asks of the server. 5 ms hands the samples over promptly,
+    /// but the server then runs its sink (PulseAudio) or its graph (PipeWire: a 5 ms quantum) at that
+    /// latency for everyone; one no lower than the recorded stream's own leaves the server as the
+    /// stream alone would set it, as on a desktop where nothing but speech plays.
+    public init(
+        pulse: PrivateSoundServer, path: String, source: String = "utter_null.monitor", latencyMilliseconds: Int = 5
+    ) throws {
         self.path = path
         let arguments = [
             "/usr/bin/parec", "-d", source, "--format=s16le", "--rate=22050", "--channels=1",
-            "--latency-msec=5",
+            "--latency-msec=\(latencyMilliseconds)",
         ]
         // To stdout: with a file argument parec keeps what it recorded in memory until it exits cleanly.
         pid = try pulse.spawnClient(arguments, output: path)
-        // Recording before the first message: a sleep alone was not always enough on a loaded
-        // machine (the first 37 ms of a tone went unrecorded once in CI). The monitor hands
-        // parec silence as soon as its stream runs, so bytes in the file mean it is recording.
+        // Recording before the first message. On PipeWire parec records once WirePlumber has
+        // linked it to the monitor, which under CI's load took longer than a 300 ms sleep once (a
+        // tone's first 37 ms went unrecorded): bytes in its file say it is linked and running. (Not
+        // on PulseAudio: there parec records from its connection on, but an idle null sink renders
+        // in blocks of up to 2 s and hands the first one over only when it is done.)
         let began = monotonicSeconds()
-        while (fileSize(path) ?? 0) < 882 && monotonicSeconds() < began + 10 {
-            usleep(10_000)
-        }
-        if (fileSize(path) ?? 0) < 882 {
-            print("MonitorRecording: parec recorded nothing from \(source) within 10 s")
+        if pulse.kind == .pipeWire {
+            while (fileSize(path) ?? 0) < 882 && monotonicSeconds() < began + 10 {
+                usleep(10_000)
+            }
+            if (fileSize(path) ?? 0) < 882 {
+                print("MonitorRecording: parec recorded nothing from \(source) within 10 s")
+            }
         }
         let settled = began + 0.3
         if monotonicSeconds() < settled { usleep(UInt32((settled - monotonicSeconds()) * 1_000_000)) }
