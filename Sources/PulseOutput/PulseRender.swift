@@ -36,6 +36,15 @@ struct PulseRenderState: ~Copyable {
     /// While a STOP waits for a timing reply to place its fade: until when at most (MonotonicClock
     /// ns); 0 when no STOP waits.
     var stopWaitUntil: UInt64 = 0
+    /// On a server that does not rewind, how far it reads at a cycle is learned from its timing
+    /// replies: the read index and stamp of the last one seen, and the smallest step between two
+    /// of them in this window of `stepWindow` steps and in the one before (a quantum that grows
+    /// is followed within two windows).
+    var lastReplyRead: UInt64 = 0
+    var lastReplyStamp: UInt64 = 0
+    var smallestStep: UInt64 = .max
+    var smallestStepBefore: UInt64 = .max
+    var stepsInWindow = 0
     /// Zeros to silence what stays queued after a STOP's fade: a buffer's worth.
     let zeros: UnsafeMutablePointer<Int16>
     let zeroFrames: Int
@@ -95,6 +104,10 @@ private func adoptInstalledStream(_ state: inout PulseRenderState, handoff: Hand
     state.written = 0
     state.silenceFrom = .max
     state.runRing = state.core.handedOver
+    state.lastReplyStamp = 0
+    state.smallestStep = .max
+    state.smallestStepBefore = .max
+    state.stepsInWindow = 0
     if case .handle(let raw) = content {
         state.stream = raw.assumingMemoryBound(to: PulseStream.self)
     } else {
@@ -109,6 +122,7 @@ private func pulseStep(
     _ state: inout PulseRenderState, box: UnsafeMutablePointer<PulseStream>, ring: SampleRing, shared: RenderShared
 ) {
     let stream = box.pointee.stream
+    if !box.pointee.rewindsOnRewrite { learnReadStep(&state, box: box) }
     // (Not one `&&` chain: its right side is a closure, which would retain.)
     var stopWaits = !state.corked
     if stopWaits { stopWaits = state.corkAt == 0 }
@@ -133,7 +147,7 @@ private func pulseStep(
     // read yet, in place: written over the same stream positions, it continues the sound exactly
     // wherever playback is, and silence replaces the rest. (A flush would move the server's write
     // index to wherever its read index is then, and the fade would start at a guessed sample.)
-    let unread = firstUnreadFrame(box, written: state.written, wokeAt: state.uncorkedAt)
+    let unread = firstUnreadFrame(box, written: state.written, wokeAt: state.uncorkedAt, step: readStep(state, box: box))
     let queuedRing = state.written > unread ? state.written - unread : 0
     var fadeFrom = state.core.handedOver > queuedRing ? state.core.handedOver - queuedRing : 0
     // Before the run, the stream holds other frames (silence a STOP queued): fade from the run's start.
@@ -316,8 +330,16 @@ private func writeFadeInPlace(
 /// 20-25 ms after the wake faded a few milliseconds late now and then (half the level left in its
 /// last millisecond on PulseAudio, a cut on pipewire-pulse). (Not libpulse's interpolated clock:
 /// its smoother can stay frozen for seconds on a new stream, far from where the server reads.)
+///
+/// A server that does not rewind (`step` > 0, the frames it takes at a cycle) may take a whole
+/// step at any moment, the instant after its reply included, and what it took is heard however it
+/// is rewritten: past the reply's read index lie a step for every cycle that can begin before our
+/// command reaches it. (Moving on at the sample rate alone, a STOP on pipewire-pulse with
+/// PipeWire's default quantum of 21 ms cut the speech once in 20.)
 @_noLocks
-private func firstUnreadFrame(_ box: UnsafeMutablePointer<PulseStream>, written: UInt64, wokeAt: UInt64) -> UInt64 {
+private func firstUnreadFrame(
+    _ box: UnsafeMutablePointer<PulseStream>, written: UInt64, wokeAt: UInt64, step: UInt64
+) -> UInt64 {
     guard let info = RealTimePulse.timing(box.pointee.stream), info.read_index_corrupt == 0, info.read_index >= 0
     else { return written }
     let rate = UInt64(box.pointee.sampleRate)
@@ -327,8 +349,56 @@ private func firstUnreadFrame(_ box: UnsafeMutablePointer<PulseStream>, written:
     let moved = (age < 1_000_000 ? age : 1_000_000) * rate / 1_000_000
     var margin = rate / 500
     if now > wokeAt { if now - wokeAt < 200_000 { margin = rate / 200 } }  // (no `&&`: its closure would retain)
-    let read = UInt64(info.read_index) / UInt64(MemoryLayout<Int16>.size) + moved + margin
+    let replyRead = UInt64(info.read_index) / UInt64(MemoryLayout<Int16>.size)
+    var read = replyRead + moved + margin
+    if step > 0 {
+        let cycleMicroseconds = step * 1_000_000 / rate
+        let untilArrival = (age < 1_000_000 ? age : 1_000_000) + commandTransit
+        let cycles = 1 + untilArrival / (cycleMicroseconds > 0 ? cycleMicroseconds : 1)
+        // (A frame a cycle more: the step the server takes can be a frame longer than the smallest.)
+        let taken = replyRead + (step + 1) * cycles
+        if taken > read { read = taken }
+    }
     return read < written ? read : written
+}
+
+/// How long a command takes at most, by our reckoning, to reach the server from the render thread.
+private let commandTransit: UInt64 = 2_000
+
+/// On a server that does not rewind, the steps between its timing replies (the frames it took in
+/// between, a whole number of cycles) teach how far it reads at a cycle: the smallest seen.
+@_noLocks
+private func learnReadStep(_ state: inout PulseRenderState, box: UnsafeMutablePointer<PulseStream>) {
+    guard let info = RealTimePulse.timing(box.pointee.stream), info.read_index_corrupt == 0, info.read_index >= 0
+    else { return }
+    let stamp = UInt64(info.timestamp.tv_sec) &* 1_000_000 &+ UInt64(info.timestamp.tv_usec)
+    if stamp == state.lastReplyStamp { return }
+    let read = UInt64(info.read_index) / UInt64(MemoryLayout<Int16>.size)
+    if state.lastReplyStamp != 0 && read > state.lastReplyRead {
+        let step = read - state.lastReplyRead
+        if step < state.smallestStep { state.smallestStep = step }
+        state.stepsInWindow += 1
+        if state.stepsInWindow >= stepWindow {
+            state.smallestStepBefore = state.smallestStep
+            state.smallestStep = .max
+            state.stepsInWindow = 0
+        }
+    }
+    state.lastReplyStamp = stamp
+    state.lastReplyRead = read
+}
+
+/// Steps in one window of ``learnReadStep(_:box:)``: about 0.2 s of timing replies.
+private let stepWindow = 16
+
+/// The frames a server takes at a cycle, for placing a fade on one that does not rewind (0 on one
+/// that does): the smallest step learned, or before any is, the most its quantum can be.
+@_noLocks
+private func readStep(_ state: borrowing PulseRenderState, box: UnsafeMutablePointer<PulseStream>) -> UInt64 {
+    if box.pointee.rewindsOnRewrite { return 0 }
+    let learned = state.smallestStep < state.smallestStepBefore ? state.smallestStep : state.smallestStepBefore
+    if learned != .max { return learned }
+    return UInt64(box.pointee.readStepBound)
 }
 
 /// Whether the last timing reply tells where the server reads now: taken while the stream played

@@ -25,6 +25,14 @@ struct PulseStream: ~Copyable {
     let periodFrames: Int
     /// The frames the render thread writes at most at a time: the server's target buffer.
     let bufferFrames: Int
+    /// Whether the server takes back what it has read when frames are rewritten (PulseAudio
+    /// rewinds its sink), or plays on what it took (pipewire-pulse hands its graph a quantum at
+    /// each cycle and keeps no way back): a STOP's fade then must start past that quantum.
+    let rewindsOnRewrite: Bool
+    /// At most how many frames a server that does not rewind takes at a cycle before the first
+    /// steps are seen: pipewire-pulse makes the stream's latency, which bounds its graph's quantum,
+    /// what the granted target buffer holds beyond two requests.
+    let readStepBound: Int
 
     /// Flags the stream's callbacks raise for the render thread, which clears them.
     struct StreamSignals {
@@ -106,6 +114,7 @@ struct PulseStream: ~Copyable {
             }
         }
 
+        let pipeWire = try cleanup.isPipeWire(until: deadline)
         signals = .allocate(capacity: 1)
         signals.initialize(to: StreamSignals())
         pa_stream_set_underflow_callback(
@@ -120,8 +129,12 @@ struct PulseStream: ~Copyable {
                 var counter: UInt64 = 0
                 _ = read(fd, &counter, MemoryLayout<UInt64>.size)
             }, nil)
-        let granted = pa_stream_get_buffer_attr(stream)?.pointee.tlength ?? attributes.tlength
+        let grantedAttributes = pa_stream_get_buffer_attr(stream)?.pointee ?? attributes
+        let granted = grantedAttributes.tlength
         self.bufferFrames = max(Int(granted / frameBytes), periodFrames)
+        let beyondRequests = Int(granted / frameBytes) - 2 * Int(grantedAttributes.minreq / frameBytes)
+        self.readStepBound = max(beyondRequests, periodFrames)
+        self.rewindsOnRewrite = !pipeWire
         self.mainloop = mainloop
         self.context = context
         self.stream = stream
@@ -173,6 +186,41 @@ struct PulseStream: ~Copyable {
                 close()
                 throw error
             }
+        }
+
+        /// Whether the server is PipeWire's pipewire-pulse, which names itself so in its server
+        /// information ("PulseAudio (on PipeWire 0.3.65)").
+        mutating func isPipeWire(until deadline: UInt64) throws(StreamError) -> Bool {
+            typealias Answer = (done: Bool, pipeWire: Bool)
+            let answer = UnsafeMutablePointer<Answer>.allocate(capacity: 1)
+            answer.initialize(to: (false, false))
+            defer { answer.deallocate() }
+            let operation = pa_context_get_server_info(
+                context,
+                { _, info, userdata in
+                    let answer = userdata!.assumingMemoryBound(to: Answer.self)
+                    if let name = info?.pointee.server_name {
+                        answer.pointee.pipeWire = String(cString: name).contains("PipeWire")
+                    }
+                    answer.pointee.done = true
+                }, answer)
+            do throws(StreamError) {
+                try PulseStream.run(mainloop, until: deadline, what: "asking the server's name") {
+                    () throws(StreamError) -> Bool in
+                    if answer.pointee.done { return true }
+                    guard let operation, pa_operation_get_state(operation) == PA_OPERATION_RUNNING else {
+                        throw StreamError("the server did not say its name")
+                    }
+                    return false
+                }
+            } catch {
+                // The request lets go of the context before the context is closed.
+                if let operation { pa_operation_unref(operation) }
+                close()
+                throw error
+            }
+            if let operation { pa_operation_unref(operation) }
+            return answer.pointee.pipeWire
         }
 
         mutating func close() {
