@@ -24,9 +24,13 @@ struct StopCut: CustomStringConvertible {
     /// How well the recording matched the unstopped speech before the cut (normalized correlation;
     /// not a number when too little was heard before the fade to match it, or only silence).
     let match: Double
+    /// Whether the unstopped speech falls silent within a millisecond of where the heard sound
+    /// ended (the STOP came as a word ended, or in the pause after it): nothing was cut there,
+    /// whatever the gain says.
+    let naturalEnd: Bool
 
     var description: String {
-        "\(moment) +\(afterSound) ms: gain \(rounded(gain)), last ms/10 ms \(rounded(lastMillisecond)), match \(match.isNaN ? "none (short or silent)" : "\(rounded(match))"), sample \(end)"
+        "\(moment) +\(afterSound) ms: gain \(rounded(gain)), last ms/10 ms \(rounded(lastMillisecond)), match \(match.isNaN ? "none (short or silent)" : "\(rounded(match))"), sample \(end)\(naturalEnd ? ", the speech ends there too" : "")"
     }
 
     private func rounded(_ value: Double) -> Double { Double(Int(value * 100 + 0.5)) / 100 }
@@ -49,7 +53,7 @@ private let millisecond = rate / 1000
 /// Nil if the sound never ends in `samples`.
 func judgeCut(
     _ samples: [Int16], onset: Int, silence: Int, reference: [Int16], referenceOnset: Int
-) -> (end: Int, gain: Double, lastMillisecond: Double, match: Double)? {
+) -> (end: Int, gain: Double, lastMillisecond: Double, match: Double, naturalEnd: Bool)? {
     var last = onset
     var index = onset
     while index < samples.count {
@@ -68,11 +72,15 @@ func judgeCut(
         Double(peak((last + 1 - millisecond)..<(last + 1)))
         / Double(max(peak((last + 1 - 11 * millisecond)..<(last + 1 - millisecond)), 1))
 
-    // Match up to 24 ms that end 6 ms before the end (before any 4 ms fade) with the unstopped speech,
+    // Match up to 60 ms that end 6 ms before the end (before any 4 ms fade) with the unstopped speech,
     // from 100 ms earlier than the onsets say (a gap in playback) to 150 ms later (PulseAudio's
-    // monitor can miss the first tens of milliseconds of a stream that starts).
-    // (A STOP right after the onset leaves a short sound: the window then starts 10 ms before it.)
-    let windowStart = max(last - 30 * millisecond, onset - 10 * millisecond, 0)
+    // monitor can miss the first tens of milliseconds of a stream that starts). (Over 24 ms a
+    // voiced sound matched itself one pitch period away about as well, 0.997 against 0.988 once,
+    // and the gain was taken 9 ms off.)
+    // (The window starts no earlier than the onset, where PulseAudio's monitor may have missed the
+    // stream's start; a STOP right after the onset leaves a short sound: the window of 24 ms then
+    // starts up to 10 ms before it.)
+    let windowStart = max(last - 66 * millisecond, min(onset, max(last - 30 * millisecond, onset - 10 * millisecond)), 0)
     let window = last - 6 * millisecond - windowStart
     let nominal = last - onset + referenceOnset
     var best = (shift: 0, correlation: -2.0)
@@ -107,6 +115,32 @@ func judgeCut(
             }
         }
     }
+    // Matched again over the fade itself (the 4 ms before the last, within 12 samples; a fade
+    // scales the sound, which correlation does not mind): a few samples lost at a stream's start
+    // move the speech after them (libpipewire's stream woken after running dry, 7 samples once),
+    // and the gain must compare the fade with what it fades.
+    if !best.correlation.isNaN {
+        let start = last - 5 * millisecond
+        let length = 4 * millisecond
+        var local = (shift: 0, correlation: 0.8)
+        for delta in -12...12 {
+            let from = start - last + nominal + best.shift + delta
+            guard start >= 0, from >= 0, from + length <= reference.count else { continue }
+            var product = 0.0
+            var heardEnergy = 0.0
+            var energy = 0.0
+            for offset in 0..<length {
+                let heard = Double(samples[start + offset])
+                let value = Double(reference[from + offset])
+                product += heard * value
+                heardEnergy += heard * heard
+                energy += value * value
+            }
+            let correlation = product / max((heardEnergy * energy).squareRoot(), 1)
+            if correlation > local.correlation { local = (delta, correlation) }
+        }
+        best.shift += local.shift
+    }
     // The gain over the last millisecond; 2 ms where the speech is nearly silent in the last one.
     let at = nominal + best.shift
     var gain = 0.0
@@ -122,7 +156,16 @@ func judgeCut(
         gain = (heard / max(spoken, 1)).squareRoot()
         if spoken >= Double(length) * 40 * 40 { break }
     }
-    return (last, gain, lastMillisecond, best.correlation)
+    // The unstopped speech a millisecond after the end: silent too when the sound ended by itself
+    // (espeak-ng ends a word into digital silence at once, a STOP that comes then has nothing to cut).
+    var after = 0.0
+    for index in (last + 1 + millisecond)...(last + 2 * millisecond) {
+        let position = index - last + at
+        let value = position >= 0 && position < reference.count ? Double(reference[position]) : 0
+        after += value * value
+    }
+    let naturalEnd = !best.correlation.isNaN && after < Double(millisecond) * Double(silent) * Double(silent)
+    return (last, gain, lastMillisecond, best.correlation, naturalEnd)
 }
 
 /// A parec recording whose growth is followed: where sound first appears after a given sample,
@@ -218,7 +261,14 @@ func stopCuts(server: SoundServerKind, path: PlaybackPath) throws -> (cuts: [Sto
         reference.firstIndex { abs(Int32($0)) >= audible }, "the unstopped message is audible (\(reference.count) samples)")
     let rig = CaptureRig()
     let pulse = try PrivateSoundServer(runtime: rig.folder + "/pulse", kind: server)
-    let monitor = try MonitorRecording(pulse: pulse, path: rig.folder + "/heard.raw")
+    // On PipeWire the recorder asks for no less latency than the module's stream (30 ms on
+    // pipewire-pulse), so that the graph runs as the stream alone sets it, as on a desktop where
+    // nothing else plays: a quantum of 21 ms through pipewire-pulse, 10.7 ms through libpipewire (a
+    // 5 ms recorder held it at 5.3 ms). Not on PulseAudio: there a slower recorder lets the sink mix
+    // further ahead, and a STOP's rewrite is then played by rewinding the sink, which its monitor
+    // cannot show (what it passed on stays recorded), so the recording is no longer what is heard.
+    let monitor = try MonitorRecording(
+        pulse: pulse, path: rig.folder + "/heard.raw", latencyMilliseconds: server == .pipeWire ? 30 : 5)
     let recording = FollowedRecording(monitor: monitor)
     var onsets: [(StopMoment, Int)] = []
     var unjudged: [String] = []
@@ -275,7 +325,7 @@ func stopCuts(server: SoundServerKind, path: PlaybackPath) throws -> (cuts: [Sto
         cuts.append(
             StopCut(
                 moment: "\(moment.before)", afterSound: moment.afterSound, end: judged.end, gain: judged.gain,
-                lastMillisecond: judged.lastMillisecond, match: judged.match))
+                lastMillisecond: judged.lastMillisecond, match: judged.match, naturalEnd: judged.naturalEnd))
     }
     return (cuts, unjudged)
 }
@@ -301,7 +351,59 @@ struct StopFadeTests {
         // sounds ends a natural decay, unfaded but quiet, not heard as a click.)
         let unmatched = cuts.filter { $0.match < 0.5 }  // (NaN: too little sound, or silence, before the fade to match)
         #expect(unmatched.isEmpty, "cuts whose sound did not match the unstopped speech: \(unmatched)")
-        let hard = cuts.filter { $0.gain > 0.5 && $0.lastMillisecond > 0.15 }
+        let hard = cuts.filter { !$0.naturalEnd && $0.gain > 0.5 && $0.lastMillisecond > 0.15 }
         #expect(hard.isEmpty, "cuts not faded: \(hard)")
+    }
+}
+
+/// The judge itself, on a tone whose every cut is known: it must tell a cut from a fade.
+struct StopJudgeTests {
+    /// 100 ms of silence, then a second of a voice-like sound: a 1 kHz formant struck at every
+    /// pitch period and dying away within it, the pitch near 180 Hz with a vibrato (no two periods
+    /// alike), then silence.
+    private let reference: [Int16] = {
+        var phase = 0.0
+        let tone = (0..<rate).map { index -> Int16 in
+            let time = Double(index) / Double(rate)
+            phase += (180 + 20 * sin(2 * Double.pi * 5 * time)) / Double(rate)
+            let sinceStrike = phase - phase.rounded(.down)
+            return Int16(12000 * exp(-1.5 * sinceStrike) * sin(2 * Double.pi * 1000 * time))
+        }
+        return [Int16](repeating: 0, count: rate / 10) + tone + [Int16](repeating: 0, count: rate / 2)
+    }()
+
+    /// The reference stopped `seconds` into its sound over `fade` samples of smoothstep.
+    private func stopped(at seconds: Double, fade: Int) -> [Int16] {
+        let end = rate / 10 + Int(seconds * Double(rate))
+        var heard = Array(reference[..<end])
+        for index in 0..<fade {
+            let u = Double(index + 1) / Double(fade)
+            let level = 1 - u * u * (3 - 2 * u)
+            heard[heard.count - fade + index] = Int16(Double(heard[heard.count - fade + index]) * level)
+        }
+        return heard + [Int16](repeating: 0, count: rate / 2)
+    }
+
+    private func judged(_ heard: [Int16]) throws -> (gain: Double, naturalEnd: Bool) {
+        let onset = try #require(heard.firstIndex { abs(Int32($0)) >= audible })
+        let referenceOnset = try #require(reference.firstIndex { abs(Int32($0)) >= audible })
+        let cut = try #require(
+            judgeCut(heard, onset: onset, silence: rate * 150 / 1000, reference: reference, referenceOnset: referenceOnset))
+        return (cut.gain, cut.naturalEnd)
+    }
+
+    @Test func `a sound stopped dead keeps its level to the end and is a cut`() throws {
+        let cut = try judged(stopped(at: 0.43, fade: 0))
+        #expect(cut.gain > 0.8 && !cut.naturalEnd, "\(cut)")
+    }
+
+    @Test func `a sound faded over 4 ms keeps little in its last millisecond`() throws {
+        let cut = try judged(stopped(at: 0.43, fade: 4 * millisecond))
+        #expect(cut.gain < 0.3 && !cut.naturalEnd, "\(cut)")
+    }
+
+    @Test func `a sound that ends where the unstopped one ends was not cut`() throws {
+        let cut = try judged(stopped(at: 1.0, fade: 0))
+        #expect(cut.naturalEnd, "\(cut)")
     }
 }

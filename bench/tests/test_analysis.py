@@ -51,13 +51,19 @@ class CutTests(unittest.TestCase):
         return silence(0.1) + cut + silence(0.5)
 
     def test_a_sound_stopped_dead_keeps_its_full_level_to_the_end(self):
-        gain, last_ms = judge_cut(self.stopped(0.43, 0), self.margin, self.reference, self.margin)
+        gain, last_ms, natural = judge_cut(self.stopped(0.43, 0), self.margin, self.reference, self.margin)
         self.assertGreater(gain, 0.8)
         self.assertGreater(last_ms, 0.5)
+        self.assertFalse(natural, "the unstopped sentence goes on after the cut")
+
+    def test_a_sound_that_ends_with_the_sentence_is_a_natural_end(self):
+        gain, _, natural = judge_cut(self.stopped(1.0, 0), self.margin, self.reference, self.margin)
+        self.assertTrue(natural, "the unstopped sentence falls silent there too (gain %.2f)" % gain)
 
     def test_a_sound_faded_over_four_ms_ends_far_below_its_level(self):
-        gain, _ = judge_cut(self.stopped(0.43, 4), self.margin, self.reference, self.margin)
+        gain, _, natural = judge_cut(self.stopped(0.43, 4), self.margin, self.reference, self.margin)
         self.assertLess(gain, 0.5)
+        self.assertFalse(natural)
 
     def test_a_sound_that_never_ends_is_not_judged(self):
         self.assertIsNone(judge_cut(silence(0.1) + self.speech, self.margin, self.reference, self.margin))

@@ -34,12 +34,33 @@ def largest_step(samples):
     return max((abs(samples[i] - samples[i - 1]) for i in range(1, len(samples))), default=0)
 
 
+def local_shift(a, r, start, end, offset):
+    """How many samples (-12..12) the unstopped speech r must move to match a[start:end] best, from
+    where r[i + offset] matches a[i]; 0 when no shift matches well (correlation under 0.8). A few
+    samples lost at a stream's start move the speech after them; matched over the fade itself (which
+    scales the sound: correlation does not mind), the gain compares the fade with what it fades."""
+    import numpy
+    v = a[start:end]
+    best = (0.8, 0)
+    for d in range(-12, 13):
+        j = start + offset + d
+        if j < 0 or j + len(v) > len(r):
+            continue
+        q = r[j:j + len(v)]
+        c = float(numpy.dot(q, v)) / max((float(numpy.dot(q, q)) * float(numpy.dot(v, v))) ** 0.5, 1)
+        if c > best[0]:
+            best = (c, d)
+    return best[1]
+
+
 def judge_cut(s, onset, reference, ref_onset):
     """One STOP's cut in s (the sound starts at s[onset]), against the unstopped message
     (reference, audible from ref_onset). Returns (gain, last_ms): gain = RMS of the last
     millisecond before silence over the RMS of the unstopped speech at the same place (matched
     just before the cut: a resampler and a gap move it); last_ms = the peak of that millisecond
-    over the largest peak of the 10 ms before it (issue 25's measure). None if it never ends."""
+    over the largest peak of the 10 ms before it (issue 25's measure); natural = the unstopped
+    speech falls silent within a millisecond of there too (the sound ended with a word, nothing was
+    cut). None if it never ends."""
     import numpy  # python3-numpy: only the STOP cuts need it
     a = numpy.asarray(s, dtype=numpy.float64)
     r = numpy.asarray(reference, dtype=numpy.float64)
@@ -54,11 +75,14 @@ def judge_cut(s, onset, reference, ref_onset):
         return None
     peak = lambda x: float(numpy.max(numpy.abs(x))) if len(x) else 0.0
     last_ms = peak(a[last + 1 - ms:last + 1]) / max(peak(a[max(0, last + 1 - 11 * ms):last + 1 - ms]), 1)
-    # match up to 24 ms ending 6 ms before the end (before any 4 ms fade) with the reference, from
-    # 100 ms earlier than the onsets say to 150 ms later
+    # match up to 60 ms ending 6 ms before the end (before any 4 ms fade) with the reference, from
+    # 100 ms earlier than the onsets say to 150 ms later (over 24 ms a voiced sound matched itself a
+    # pitch period away about as well)
     nominal = last - onset + ref_onset
     shift = 0
-    w0 = max(last - 30 * ms, onset - 10 * ms, 0)
+    # (from the onset at the earliest, where PulseAudio's monitor may have missed the start; a short
+    # sound's 24 ms window starts up to 10 ms before it)
+    w0 = max(last - 66 * ms, min(onset, max(last - 30 * ms, onset - 10 * ms)), 0)
     w1 = last - 6 * ms
     if w1 - onset >= 8 * ms:
         w = a[w0:w1]
@@ -71,6 +95,7 @@ def judge_cut(s, onset, reference, ref_onset):
             energy = c[len(w):] - c[:-len(w)]
             corr = dots / numpy.maximum(numpy.sqrt(energy * numpy.dot(w, w)), 1)
             shift = lo + int(numpy.argmax(corr)) - (w0 - last + nominal)
+            shift += local_shift(a, r, last - 5 * ms, last - ms, nominal - last + shift)
     at = nominal + shift
     gain = 0.0
     for length in (ms, 2 * ms):
@@ -81,5 +106,9 @@ def judge_cut(s, onset, reference, ref_onset):
         gain = (float(numpy.sum(a[idx] ** 2)) / max(spoken, 1)) ** 0.5
         if spoken >= length * 40 * 40:
             break
+    # (a millisecond after the end: espeak-ng ends a word into digital silence at once)
+    idx = numpy.arange(last + 1 + ms, last + 1 + 2 * ms) - last + at
+    after = r[idx[(idx >= 0) & (idx < len(r))]]
+    natural = float(numpy.sum(after ** 2)) < ms * SILENT * SILENT
     # (sound heard where the unstopped speech is all but silent: shown as 10 at most)
-    return min(gain, 10.0), last_ms
+    return min(gain, 10.0), last_ms, natural

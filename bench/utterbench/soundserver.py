@@ -56,4 +56,10 @@ def start_pipewire(home, runtime, env, timeout):
                              capture_output=True, text=True).stdout
         return "Default Sink: %s" % SINK in out
     wait_until(default_sink, timeout, "WirePlumber's default sink")
+    quantum = os.environ.get("UTTER_BENCH_QUANTUM")
+    if quantum:
+        # The graph's quantum as on a desktop where nothing asks for less than PipeWire's default:
+        # the rig's own recorder (5 ms) would otherwise set it.
+        subprocess.run(["pw-metadata", "-n", "settings", "0", "clock.force-quantum", quantum], env=env,
+                       capture_output=True, check=True)
     return daemons, pulse, socket
