@@ -197,10 +197,12 @@ public final class NeuralModelStore: Sendable {
                 case load(NeuralVoice)
                 case sleep(until: UInt64?)
             }
-            let now = MonotonicClock.now
             var why = "unused for \(settings.idleSeconds) s (NeuralIdleSeconds)"
             let next = state.withLock { state -> Next in
                 guard !state.isShuttingDown else { return .stop }
+                // Read under the lock: every `lastUsed` is stamped under it, so none is later than
+                // `now` (a clock read before taking the lock could precede a release's stamp).
+                let now = MonotonicClock.now
                 if settings.idleSeconds > 0 {
                     let idle = UInt64(settings.idleSeconds) * 1_000_000_000
                     released = state.loaded.filter { !$0.inUse && now - $0.lastUsed >= idle }

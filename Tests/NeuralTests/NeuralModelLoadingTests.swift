@@ -100,6 +100,34 @@ extension NeuralSynthesisTests {
         check(again, against: expected, samples: rig.store.contents)
     }
 
+    @Test func `a voice asked for over and over while its idle time is checked never upsets the model thread`()
+        async throws
+    {
+        // Each ask stamps the model as used and wakes the model thread, which then weighs every
+        // model's idle time: an ask stamped after the thread read the clock once made that time
+        // negative, and the process trapped (CI, stop 31).
+        let tiny = try TinyVoice()
+        let rig = try await NeuralRig.start(neural: .init(idleSeconds: 1))
+        let voice = try voice(tiny)
+        let store = rig.synthesizer.neuralModels
+        store.prepare(voice)
+        #expect(eventually { store.loadedVoices == [voice] }, "\(rig.logs.all)")
+        let deadline = monotonicSeconds() + 1.5
+        await withTaskGroup(of: Void.self) { group in
+            for _ in 0..<2 {
+                group.addTask {
+                    while monotonicSeconds() < deadline { store.prepare(voice) }
+                }
+            }
+        }
+        // Still serving: unused from now, released after its idle second.
+        #expect(eventually { store.loadedVoices.isEmpty }, "\(rig.logs.all)")
+        rig.finish()
+        #expect(
+            rig.logs.all.contains { $0.contains("model \(tiny.model) released: unused for 1 s (NeuralIdleSeconds)") },
+            "\(rig.logs.all)")
+    }
+
     @Test func `a model that cannot load is named once and the messages are spoken by espeak-ng`() async throws {
         let broken = try TinyVoice()
         writeFile(broken.model, "not a model")
