@@ -194,7 +194,10 @@ public final class ALSASink: SampleSink {
     /// Returns false, with part of the samples written, as soon as `isCancelled` returns true while
     /// waiting for room.
     public func write(_ samples: UnsafeBufferPointer<Int16>, isCancelled: () -> Bool) -> Bool {
-        ring.write(all: samples, nap: fullRingNap, isCancelled: isCancelled) { shared.wakeRender() }
+        ring.write(
+            all: samples, isCancelled: isCancelled,
+            waitForRoom: { [fullRingNap] in MonotonicClock.sleep(nanoseconds: fullRingNap) }
+        ) { shared.wakeRender() }
     }
 
     /// The position just past the last sample written.

@@ -61,12 +61,21 @@ public protocol SampleSink: AnyObject, Sendable {
     /// Keeps anything at or past `position` from being heard (a pause); nil lifts the limit.
     func limitPlayback(to position: UInt64?)
 
+    /// Ends a ``write(_:isCancelled:)`` that waits for room, at once: it looks at `isCancelled`
+    /// again (any thread; a new job for the synth thread to take up).
+    func endWaitForRoom()
+
     /// Counters of what went wrong or was noteworthy while playing.
     var health: SinkHealth { get }
 
     /// Stops the sink's threads and closes the output, waiting for them until `deadline`; false
     /// if one is still held by a call that does not return (nothing it uses is freed then).
     func shutdown(until deadline: UInt64) -> Bool
+}
+
+extension SampleSink {
+    /// A sink whose writes wait for room only briefly has nothing to end.
+    public func endWaitForRoom() {}
 }
 
 /// What happened to a sink's output while it played, counted since it was made.

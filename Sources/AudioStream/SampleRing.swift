@@ -117,11 +117,11 @@ public final class SampleRing: @unchecked Sendable {
 }
 
 extension SampleRing {
-    /// Writes all of `samples`, calling `wake` after each piece and sleeping `nap` nanoseconds
-    /// while the ring is full; producer thread only. Returns false, with part of the samples
-    /// written, as soon as `isCancelled` returns true while waiting for room.
+    /// Writes all of `samples`, calling `wake` after each piece and `waitForRoom` while the ring
+    /// is full; producer thread only. Returns false, with part of the samples written, as soon as
+    /// `isCancelled` returns true while waiting for room.
     package func write(
-        all samples: UnsafeBufferPointer<Int16>, nap: UInt64, isCancelled: () -> Bool, wake: () -> Void
+        all samples: UnsafeBufferPointer<Int16>, isCancelled: () -> Bool, waitForRoom: () -> Void, wake: () -> Void
     ) -> Bool {
         var rest = samples
         while !rest.isEmpty {
@@ -132,7 +132,7 @@ extension SampleRing {
                 if rest.isEmpty { break }
             }
             if isCancelled() { return false }
-            MonotonicClock.sleep(nanoseconds: nap)
+            waitForRoom()
         }
         return true
     }

@@ -47,21 +47,29 @@ public final class StreamSink: SampleSink {
     private let controlWake: EventFD
     private let renderWake: EventFD
     public let sampleRate: Int
-    /// How long the producer sleeps while the ring is full: 5 ms.
-    private let fullRingNap: UInt64 = 5_000_000
+    /// How long the producer waits at most while the ring is full (a new job or the shutdown ends
+    /// the wait at once).
+    private let fullRingWait: UInt64
+    /// Ends the producer's wait for room.
+    private let roomWake: EventFD
 
     /// A sink at `sampleRate` whose ring holds `ringCapacity` frames (a power of two), waking the
     /// control thread through `controlWake`; `connection` makes the backend's side from the ring,
     /// the shared requests and the render side's own eventfd. Connects to nothing yet.
+    ///
+    /// `fullRingWait`: how long the synth thread waits for room in a full ring before it looks
+    /// again. The ring holds seconds, so a long wait loses nothing, and each look is a wakeup.
     package init(
-        sampleRate: Int, ringCapacity: Int, controlWake: EventFD,
+        sampleRate: Int, ringCapacity: Int, fullRingWait: UInt64, controlWake: EventFD,
         connection: (SampleRing, RenderShared, EventFD) throws(StreamError) -> any StreamConnection
     ) throws(StreamError) {
         do {
             renderWake = try EventFD()
+            roomWake = try EventFD()
         } catch {
             throw StreamError("cannot create an eventfd (\(error))")
         }
+        self.fullRingWait = fullRingWait
         self.controlWake = controlWake
         self.sampleRate = sampleRate
         ring = SampleRing(capacity: ringCapacity)
@@ -93,7 +101,13 @@ public final class StreamSink: SampleSink {
     }
 
     public func write(_ samples: UnsafeBufferPointer<Int16>, isCancelled: () -> Bool) -> Bool {
-        ring.write(all: samples, nap: fullRingNap, isCancelled: isCancelled) { connection.wakeRenderSide() }
+        ring.write(all: samples, isCancelled: isCancelled, waitForRoom: waitForRoom) { connection.wakeRenderSide() }
+    }
+
+    /// Waits until `fullRingWait` passes, a job comes (``endWaitForRoom()``) or the shutdown.
+    private func waitForRoom() {
+        _ = poll([roomWake.rawValue], timeout: fullRingWait)
+        roomWake.reset()
     }
 
     public var writePosition: UInt64 {
@@ -129,6 +143,12 @@ public final class StreamSink: SampleSink {
         connection.wakeRenderSide()
     }
 
+    /// (Not at a STOP: the synth thread woken then competes with the control thread for the
+    /// cores just as it reports the STOP, 0.8 ms later on two cores; the next job wakes it.)
+    public func endWaitForRoom() {
+        roomWake.signal()
+    }
+
     public func limitPlayback(to position: UInt64?) {
         shared.limit(to: position)
         connection.wakeRenderSide()
@@ -141,6 +161,7 @@ public final class StreamSink: SampleSink {
     }
 
     public func shutdown(until deadline: UInt64) -> Bool {
-        connection.shutdown(until: deadline)
+        roomWake.signal()
+        return connection.shutdown(until: deadline)
     }
 }

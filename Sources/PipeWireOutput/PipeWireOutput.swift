@@ -10,7 +10,10 @@ public enum PipeWireOutput {
     public static func sink(
         sampleRate: Int, periodFrames: Int, ringCapacity: Int, remote: String?, controlWake: EventFD
     ) throws(StreamError) -> StreamSink {
-        try StreamSink(sampleRate: sampleRate, ringCapacity: ringCapacity, controlWake: controlWake) {
+        // A full ring is looked at every 50 ms (or when a job comes): the graph's cycles take the frames.
+        try StreamSink(
+            sampleRate: sampleRate, ringCapacity: ringCapacity, fullRingWait: 50_000_000, controlWake: controlWake
+        ) {
             ring, shared, _ throws(StreamError) in
             try PipeWireConnection(
                 ring: ring, shared: shared, sampleRate: sampleRate, periodFrames: periodFrames, remote: remote)

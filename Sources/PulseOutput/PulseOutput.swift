@@ -25,7 +25,11 @@ public enum PulseOutput {
         sampleRate: Int, periodFrames: Int, bufferFrames: Int, ringCapacity: Int = 1 << 17, server: String? = nil,
         sink: String? = nil, controlWake: EventFD
     ) throws(StreamError) -> StreamSink {
-        try StreamSink(sampleRate: sampleRate, ringCapacity: ringCapacity, controlWake: controlWake) {
+        // The synth thread looks for room every 5 ms: waiting 50 ms (a tenth of its wakeups while
+        // speaking) made STOP take 2 ms longer to silence here, for a reason not found (issue 24).
+        try StreamSink(
+            sampleRate: sampleRate, ringCapacity: ringCapacity, fullRingWait: 5_000_000, controlWake: controlWake
+        ) {
             ring, shared, _ in
             PulseConnection(
                 ring: ring, shared: shared,

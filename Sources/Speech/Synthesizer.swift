@@ -59,6 +59,8 @@ public final class Synthesizer: Sendable {
     public func submit(_ job: SynthesisJob) {
         queue.withLock { $0.append(job) }
         wake.signal()
+        // The synth thread may be writing a stopped job into a full ring: it takes this one now.
+        sink.endWaitForRoom()
     }
 
     /// Opens the audio device ahead of the first message (on this thread: opening can take long).
