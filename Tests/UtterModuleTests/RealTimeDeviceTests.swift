@@ -126,7 +126,10 @@ struct RealTimeDeviceTests {
         let range = try #require(
             audibleRange(samples), "the tone was heard (\(samples.count) samples recorded); log: \(log.suffix(1500))")
         let heard = Double(range.count) / 22050
-        #expect(heard > 0.4 && heard < 1.5, "the tone was stopped part-way: \(heard) s heard")
+        // The STOP comes 0.4 s after the recording first showed the tone; a recorder starved by the
+        // rest of the suite on two cores once showed 0.3985 s of it on pipewire-pulse (the start of
+        // a stream that starts, or a chunk, missing from the recording), hence 0.35.
+        #expect(heard > 0.35 && heard < 1.5, "the tone was stopped part-way: \(heard) s heard")
         // The cut: from 20 ms before the last audible sample to the end.
         let cut = samples[max(range.lowerBound + 1, range.upperBound - 441)...]
         let steps = zip(cut.dropFirst(), cut).map { abs(Int32($0) - Int32($1)) }
