@@ -105,6 +105,8 @@ public final class Synthesizer: Sendable {
         cancelledThrough.store(.max, ordering: .releasing)
         neuralRun.cancel(through: .max)
         wake.signal()
+        // A thread waiting for room in a full ring sees the shutdown now, not when its wait ends.
+        sink.endWaitForRoom()
         // A model load cannot be interrupted; a process that exits meanwhile must not run its
         // exit handlers under it.
         let modelsStopped = neuralModels.shutdown(until: deadline)
