@@ -197,7 +197,7 @@ public final class ALSASink: SampleSink {
         ring.write(
             all: samples, isCancelled: isCancelled,
             waitForRoom: { [fullRingNap] in MonotonicClock.sleep(nanoseconds: fullRingNap) }
-        ) { shared.wakeRender() }
+        ) { _ in shared.wakeRender() }
     }
 
     /// The position just past the last sample written.

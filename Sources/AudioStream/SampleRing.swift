@@ -117,18 +117,20 @@ public final class SampleRing: @unchecked Sendable {
 }
 
 extension SampleRing {
-    /// Writes all of `samples`, calling `wake` after each piece and `waitForRoom` while the ring
-    /// is full; producer thread only. Returns false, with part of the samples written, as soon as
-    /// `isCancelled` returns true while waiting for room.
+    /// Writes all of `samples`, calling `wake` after each piece with the write position before it,
+    /// and `waitForRoom` while the ring is full; producer thread only. Returns false, with part of
+    /// the samples written, as soon as `isCancelled` returns true while waiting for room.
     package func write(
-        all samples: UnsafeBufferPointer<Int16>, isCancelled: () -> Bool, waitForRoom: () -> Void, wake: () -> Void
+        all samples: UnsafeBufferPointer<Int16>, isCancelled: () -> Bool, waitForRoom: () -> Void,
+        wake: (_ pieceStart: UInt64) -> Void
     ) -> Bool {
         var rest = samples
         while !rest.isEmpty {
+            let start = writeIndex.load(ordering: .relaxed)
             let count = write(rest)
             if count > 0 {
                 rest = UnsafeBufferPointer(rebasing: rest[count...])
-                wake()
+                wake(start)
                 if rest.isEmpty { break }
             }
             if isCancelled() { return false }

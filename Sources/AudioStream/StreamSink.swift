@@ -52,6 +52,9 @@ public final class StreamSink: SampleSink {
     private let fullRingWait: UInt64
     /// Ends the producer's wait for room.
     private let roomWake: EventFD
+    /// A write wakes the render side only while the ring held fewer frames of the current job than
+    /// this before it (`.max`: always).
+    private let quietAbove: Int
 
     /// A sink at `sampleRate` whose ring holds `ringCapacity` frames (a power of two), waking the
     /// control thread through `controlWake`; `connection` makes the backend's side from the ring,
@@ -59,8 +62,12 @@ public final class StreamSink: SampleSink {
     ///
     /// `fullRingWait`: how long the synth thread waits for room in a full ring before it looks
     /// again. The ring holds seconds, so a long wait loses nothing, and each look is a wakeup.
+    ///
+    /// `quietAbove` (frames; nil: never): writes need not wake the render side while the ring holds
+    /// at least that many frames of the job, for a backend whose render side the server wakes
+    /// whenever it handed over less than it had (the ring holding more than the server's buffer).
     package init(
-        sampleRate: Int, ringCapacity: Int, fullRingWait: UInt64, controlWake: EventFD,
+        sampleRate: Int, ringCapacity: Int, fullRingWait: UInt64, quietAbove: Int? = nil, controlWake: EventFD,
         connection: (SampleRing, RenderShared, EventFD) throws(StreamError) -> any StreamConnection
     ) throws(StreamError) {
         do {
@@ -70,6 +77,7 @@ public final class StreamSink: SampleSink {
             throw StreamError("cannot create an eventfd (\(error))")
         }
         self.fullRingWait = fullRingWait
+        self.quietAbove = quietAbove ?? .max
         self.controlWake = controlWake
         self.sampleRate = sampleRate
         ring = SampleRing(capacity: ringCapacity)
@@ -101,7 +109,11 @@ public final class StreamSink: SampleSink {
     }
 
     public func write(_ samples: UnsafeBufferPointer<Int16>, isCancelled: () -> Bool) -> Bool {
-        ring.write(all: samples, isCancelled: isCancelled, waitForRoom: waitForRoom) { connection.wakeRenderSide() }
+        ring.write(all: samples, isCancelled: isCancelled, waitForRoom: waitForRoom) { start in
+            // Frames of earlier jobs, which the render side is about to discard, do not count.
+            let read = max(ring.readPosition, shared.discardBefore.load(ordering: .acquiring))
+            if start < read || start - read < UInt64(quietAbove) { connection.wakeRenderSide() }
+        }
     }
 
     /// Waits until `fullRingWait` passes, a job comes (``endWaitForRoom()``) or the shutdown.

@@ -25,10 +25,12 @@ public enum PulseOutput {
         sampleRate: Int, periodFrames: Int, bufferFrames: Int, ringCapacity: Int = 1 << 17, server: String? = nil,
         sink: String? = nil, controlWake: EventFD
     ) throws(StreamError) -> StreamSink {
-        // The synth thread looks for room every 5 ms: waiting 50 ms (a tenth of its wakeups while
-        // speaking) made STOP take 2 ms longer to silence here, for a reason not found (issue 24).
+        // The ring holds seconds: the synth thread waits 50 ms for room at a time. The server asks
+        // again whenever the render thread handed over less than it had, so with twice the
+        // server's buffer in the ring a write need not wake it.
         try StreamSink(
-            sampleRate: sampleRate, ringCapacity: ringCapacity, fullRingWait: 5_000_000, controlWake: controlWake
+            sampleRate: sampleRate, ringCapacity: ringCapacity, fullRingWait: 50_000_000, quietAbove: 2 * bufferFrames,
+            controlWake: controlWake
         ) {
             ring, shared, _ in
             PulseConnection(

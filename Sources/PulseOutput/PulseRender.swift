@@ -45,12 +45,16 @@ struct PulseRenderState: ~Copyable {
     var smallestStep: UInt64 = .max
     var smallestStepBefore: UInt64 = .max
     var stepsInWindow = 0
+    /// How many frames before the write index a fade can start: what the fade's history holds.
+    let historyFrames: UInt64
     /// Zeros to silence what stays queued after a STOP's fade: a buffer's worth.
     let zeros: UnsafeMutablePointer<Int16>
     let zeroFrames: Int
 
-    init(core: consuming StreamRenderState, zeroFrames: Int) {
+    /// `historyFrames`: the history `core` keeps.
+    init(core: consuming StreamRenderState, historyFrames: Int, zeroFrames: Int) {
         self.timing = nil
+        self.historyFrames = UInt64(historyFrames)
         self.core = core
         self.zeroFrames = max(zeroFrames, 1)
         zeros = .allocate(capacity: self.zeroFrames)
@@ -147,7 +151,9 @@ private func pulseStep(
     // read yet, in place: written over the same stream positions, it continues the sound exactly
     // wherever playback is, and silence replaces the rest. (A flush would move the server's write
     // index to wherever its read index is then, and the fade would start at a guessed sample.)
-    let unread = firstUnreadFrame(box, written: state.written, wokeAt: state.uncorkedAt, step: readStep(state, box: box))
+    let unread = firstUnreadFrame(
+        box, written: state.written, wokeAt: state.uncorkedAt, step: readStep(state, box: box),
+        oldest: state.written > state.historyFrames ? state.written - state.historyFrames : 0)
     let queuedRing = state.written > unread ? state.written - unread : 0
     var fadeFrom = state.core.handedOver > queuedRing ? state.core.handedOver - queuedRing : 0
     // Before the run, the stream holds other frames (silence a STOP queued): fade from the run's start.
@@ -212,7 +218,7 @@ private func pulseStep(
             state.corkAt = 0
         }
     }
-    if !state.corked { askForTiming(&state, stream: stream, now: now, period: box.pointee.periodFrames, rate: box.pointee.sampleRate) }
+    if !state.corked { askForTiming(&state, stream: stream, now: now, period: box.pointee.timingFrames, rate: box.pointee.sampleRate) }
     let queuedNow =
         state.corked
         ? 0
@@ -221,12 +227,13 @@ private func pulseStep(
             taken: learnedStep(state))
     publishStreamPosition(&state.core, queued: queuedNow, running: !state.corked, ring: ring, shared: shared)
 
-    // While sound plays, wake at least every period to publish the position; when a cork is due,
-    // then; in silence, only for the server or our eventfd.
+    // While sound plays, the server's requests wake us; at the latest after two of them (should
+    // one not come), to publish the position and ask where the server reads (the control thread
+    // times events from the published clock in between); when a cork is due, then; in silence,
+    // only for the server or our eventfd.
     var timeout: Int32 = -1
     if !state.corked {
-        let periodMicroseconds = Int32(box.pointee.periodFrames * 1_000_000 / box.pointee.sampleRate)
-        timeout = periodMicroseconds
+        timeout = Int32(box.pointee.timingFrames * 1_000_000 / box.pointee.sampleRate)
         if state.corkAt > now {
             let untilCork = Int32(truncatingIfNeeded: (state.corkAt - now) / 1000)
             if !pending && queuedNow == 0 { timeout = untilCork }
@@ -339,9 +346,18 @@ private func writeFadeInPlace(
 /// is rewritten: past the reply's read index lie a step for every cycle that can begin before our
 /// command reaches it. (Moving on at the sample rate alone, a STOP on pipewire-pulse with
 /// PipeWire's default quantum of 21 ms cut the speech once in 20.)
+///
+/// On a sink that rewinds (``PulseStream/sinkRewinds``), once the stream has played 200 ms since
+/// it woke, the first frame the listener has surely not heard is taken instead: the reply's read
+/// index less what the sink held then, moved on at the sample rate, and a margin for our command
+/// to reach the sink's thread and for what a sink keeps from rewinding (`listenerMargin`). Written
+/// there, before the server's read index, the fade makes the server rewind its sink: it plays
+/// where the listener is instead of after everything the sink mixed ahead (5 ms on the bench's
+/// null sink, the stream's latency on a desktop's). Never before `oldest`: the fade is made from
+/// frames the render thread remembers.
 @_noLocks
 private func firstUnreadFrame(
-    _ box: UnsafeMutablePointer<PulseStream>, written: UInt64, wokeAt: UInt64, step: UInt64
+    _ box: UnsafeMutablePointer<PulseStream>, written: UInt64, wokeAt: UInt64, step: UInt64, oldest: UInt64
 ) -> UInt64 {
     guard let info = RealTimePulse.timing(box.pointee.stream), info.read_index_corrupt == 0, info.read_index >= 0
     else { return written }
@@ -354,6 +370,16 @@ private func firstUnreadFrame(
     if now > wokeAt { if now - wokeAt < 200_000 { margin = rate / 200 } }  // (no `&&`: its closure would retain)
     let replyRead = UInt64(info.read_index) / UInt64(MemoryLayout<Int16>.size)
     var read = replyRead + moved + margin
+    var listening = box.pointee.sinkRewinds
+    if listening { listening = !box.pointee.signals.pointee.moved }
+    if listening { listening = now > wokeAt }
+    if listening { listening = now - wokeAt >= 200_000 }
+    if listening {
+        let inSink = info.sink_usec * rate / 1_000_000
+        let heard = replyRead + moved > inSink ? replyRead + moved - inSink : 0
+        let listener = heard + listenerMargin * rate / 1_000_000
+        if listener < read && listener >= oldest { read = listener }
+    }
     if step > 0 {
         let cycleMicroseconds = step * 1_000_000 / rate
         let untilArrival = (age < 1_000_000 ? age : 1_000_000) + commandTransit
@@ -367,6 +393,11 @@ private func firstUnreadFrame(
 
 /// How long a command takes at most, by our reckoning, to reach the server from the render thread.
 private let commandTransit: UInt64 = 2_000
+
+/// How far past the frame the listener hears a fade that makes the sink rewind starts (µs): our
+/// command's transit, the sink thread's wake, and the rewind safeguard of PulseAudio's ALSA sinks
+/// (1.33 ms), which they never take back.
+private let listenerMargin: UInt64 = 4_000
 
 /// On a server that does not rewind, the steps between its timing replies (the frames it took in
 /// between, a whole number of cycles) teach how far it reads at a cycle: the smallest seen.
@@ -412,7 +443,12 @@ private func learnedStep(_ state: borrowing PulseRenderState) -> UInt64 {
 }
 
 /// Whether the last timing reply tells where the server reads now: taken while the stream played
-/// (after it was last uncorked), and recent (at most a period and 5 ms old).
+/// (after it was last woken), and recent. In the 200 ms after a wake the server reads ahead of the
+/// clock in steps, so only a reply as recent as the asking cadence (and 5 ms) will do; later it
+/// reads at the sample rate, and a reply of the last 100 ms, moved on at that rate, says where as
+/// well as a newer one (the two clocks part by microseconds over that time). Without that second
+/// rule a STOP would often come after the window closed and wait for a reply, as the thread
+/// asks only every other request of the server.
 @_noLocks
 private func hasFreshTiming(_ state: inout PulseRenderState, box: UnsafeMutablePointer<PulseStream>) -> Bool {
     if let timing = state.timing {
@@ -424,9 +460,11 @@ private func hasFreshTiming(_ state: inout PulseRenderState, box: UnsafeMutableP
     else { return false }
     let stamp = UInt64(info.timestamp.tv_sec) &* 1_000_000 &+ UInt64(info.timestamp.tv_usec)
     guard stamp > state.uncorkedAt else { return false }
-    let period = UInt64(box.pointee.periodFrames) * 1_000_000 / UInt64(max(box.pointee.sampleRate, 1))
+    let period = UInt64(box.pointee.timingFrames) * 1_000_000 / UInt64(max(box.pointee.sampleRate, 1))
     let now = RealTime.wallMicroseconds()
-    return now <= stamp || now - stamp <= period + 5_000
+    if now <= stamp { return true }
+    if stamp < state.uncorkedAt + 200_000 { return now - stamp <= period + 5_000 }
+    return now - stamp <= 100_000
 }
 
 /// Sends a timing request now; the answer comes through the main loop.
@@ -436,7 +474,7 @@ private func requestTiming(_ state: inout PulseRenderState, stream: OpaquePointe
     state.timing = RealTimePulse.requestTiming(stream)
 }
 
-/// Asks the server where playback is, once a period while the stream plays and no answer is due:
+/// Asks the server where playback is, once per `period` frames while the stream plays and no answer is due:
 /// libpulse interpolates between the answers, and a corked stream asks nothing (no wakeups).
 @_noLocks
 private func askForTiming(_ state: inout PulseRenderState, stream: OpaquePointer, now: UInt64, period: Int, rate: Int) {

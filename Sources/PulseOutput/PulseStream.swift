@@ -21,15 +21,25 @@ struct PulseStream: ~Copyable {
     /// Which stream this is, so the render thread can report the one that failed.
     var serial: UInt64 = 0
     let sampleRate: Int
-    /// The frames the server asks for at a time.
+    /// The frames the render thread writes at least, when it must write and the server has no room.
     let periodFrames: Int
+    /// The frames the server asks for at a time (its granted `minreq`): while sound plays, the
+    /// render thread wakes at this interval.
+    let requestFrames: Int
+    /// How often the render thread asks where the server reads while sound plays: every other
+    /// request (each reply is a wakeup of its own).
+    let timingFrames: Int
     /// The frames the render thread writes at most at a time: the server's target buffer.
     let bufferFrames: Int
     /// Whether the server takes back what it has read when frames are rewritten (PulseAudio
     /// rewinds its sink), or plays on what it took (pipewire-pulse hands its graph a quantum at
     /// each cycle and keeps no way back): a STOP's fade then must start past that quantum.
     let rewindsOnRewrite: Bool
-    /// At most how many frames a server that does not rewind takes at a cycle before the first
+    /// Whether the sink the stream was opened on is known to rewind what it mixed ahead when a
+    /// stream rewrites it: a STOP's fade can then start where the listener is, before the server's
+    /// read index, and the server takes back what its sink mixed past that. Until the stream moves
+    /// to another sink (``StreamSignals``). See ``Cleanup/sinkRewinds(until:)``.
+    let sinkRewinds: Bool    /// At most how many frames a server that does not rewind takes at a cycle before the first
     /// steps are seen: pipewire-pulse makes the stream's latency, which bounds its graph's quantum,
     /// what the granted target buffer holds beyond two requests.
     let readStepBound: Int
@@ -38,6 +48,8 @@ struct PulseStream: ~Copyable {
     struct StreamSignals {
         /// The server found the stream's buffer empty: everything written has been read.
         var underflow = false
+        /// The stream was moved to another sink, whose rewinding is not known.
+        var moved = false
     }
 
     /// The freedesktop icon mixers show for Utter's stream.
@@ -76,6 +88,7 @@ struct PulseStream: ~Copyable {
             }
         }
 
+        let pipeWire = try cleanup.isPipeWire(until: deadline)
         var spec = pa_sample_spec(format: PA_SAMPLE_S16LE, rate: UInt32(sampleRate), channels: 1)
         // The role on the stream itself, which role policies (module-role-ducking, -cork) read.
         let streamProperties = pa_proplist_new()
@@ -91,11 +104,15 @@ struct PulseStream: ~Copyable {
         cleanup.stream = stream
         let frameBytes = UInt32(MemoryLayout<Int16>.size)
         // Timing is asked for by the render thread while the stream plays (no automatic updates,
-        // which go on while it is corked). A small buffer asked a period at a time; playback starts with the first frame written (a
-        // key echo shorter than any threshold must still start), and STOP flushes the buffer.
+        // which go on while it is corked). A small buffer; playback starts with the first frame
+        // written (a key echo shorter than any threshold must still start). PulseAudio asks for a
+        // quarter of it at a time: each request wakes the render thread, and requests of a period
+        // (10 ms) cost 100 wakeups a second for nothing. pipewire-pulse keeps a period: it derives
+        // the stream's latency, and so its graph's quantum, from the request size.
+        let request = pipeWire ? periodFrames : max(periodFrames, bufferFrames / 4)
         var attributes = pa_buffer_attr(
             maxlength: UInt32.max, tlength: UInt32(bufferFrames) * frameBytes, prebuf: frameBytes,
-            minreq: UInt32(periodFrames) * frameBytes, fragsize: UInt32.max)
+            minreq: UInt32(request) * frameBytes, fragsize: UInt32.max)
         let flags = pa_stream_flags_t(
             rawValue: PA_STREAM_INTERPOLATE_TIMING.rawValue | PA_STREAM_ADJUST_LATENCY.rawValue
                 | PA_STREAM_START_CORKED.rawValue)
@@ -114,13 +131,18 @@ struct PulseStream: ~Copyable {
             }
         }
 
-        let pipeWire = try cleanup.isPipeWire(until: deadline)
+        let sinkRewinds = pipeWire ? false : try cleanup.sinkRewinds(until: deadline)
         signals = .allocate(capacity: 1)
         signals.initialize(to: StreamSignals())
         pa_stream_set_underflow_callback(
             stream,
             { _, userdata in
                 userdata?.assumingMemoryBound(to: StreamSignals.self).pointee.underflow = true
+            }, signals)
+        pa_stream_set_moved_callback(
+            stream,
+            { _, userdata in
+                userdata?.assumingMemoryBound(to: StreamSignals.self).pointee.moved = true
             }, signals)
         // Reads the eventfd's counter, so the next write wakes the loop again.
         wakeEvent = wakeFD < 0 ? nil : api?.pointee.io_new(
@@ -135,6 +157,9 @@ struct PulseStream: ~Copyable {
         let beyondRequests = Int(granted / frameBytes) - 2 * Int(grantedAttributes.minreq / frameBytes)
         self.readStepBound = max(beyondRequests, periodFrames)
         self.rewindsOnRewrite = !pipeWire
+        self.sinkRewinds = sinkRewinds
+        self.requestFrames = max(Int(grantedAttributes.minreq / frameBytes), periodFrames)
+        self.timingFrames = 2 * requestFrames
         self.mainloop = mainloop
         self.context = context
         self.stream = stream
@@ -145,6 +170,7 @@ struct PulseStream: ~Copyable {
     deinit {
         if let wakeEvent, let api = pa_mainloop_get_api(mainloop) { api.pointee.io_free(wakeEvent) }
         pa_stream_set_underflow_callback(stream, nil, nil)
+        pa_stream_set_moved_callback(stream, nil, nil)
         var cleanup = Cleanup(mainloop: mainloop, context: context)
         cleanup.stream = stream
         cleanup.close()
@@ -191,25 +217,67 @@ struct PulseStream: ~Copyable {
         /// Whether the server is PipeWire's pipewire-pulse, which names itself so in its server
         /// information ("PulseAudio (on PipeWire 0.3.65)").
         mutating func isPipeWire(until deadline: UInt64) throws(StreamError) -> Bool {
-            typealias Answer = (done: Bool, pipeWire: Bool)
+            try ask(until: deadline, what: "the server's name") { context, answer in
+                pa_context_get_server_info(
+                    context,
+                    { _, info, userdata in
+                        let answer = userdata!.assumingMemoryBound(to: Answer.self)
+                        if let name = info?.pointee.server_name {
+                            answer.pointee.yes = String(cString: name).contains("PipeWire")
+                        }
+                        answer.pointee.done = true
+                    }, answer)
+            }
+        }
+
+        /// Whether the stream's sink is one PulseAudio rewinds when a stream rewrites what it
+        /// mixed: a sink with dynamic latency (it mixes ahead) that is a sound card's ALSA sink
+        /// (`device.api` alsa with an `alsa.card`: PulseAudio rewinds hardware devices) or the null
+        /// sink. Its server says nothing of rewinding itself, and dynamic latency alone does not
+        /// tell: the pipe sink has it and cannot rewind, nor can Bluetooth or network sinks, nor
+        /// is it known for filter sinks, which all keep the fade after the read index.
+        mutating func sinkRewinds(until deadline: UInt64) throws(StreamError) -> Bool {
+            guard let stream else { return false }
+            let sink = pa_stream_get_device_index(stream)
+            guard sink != UInt32.max else { return false }  // (PA_INVALID_INDEX)
+            return try ask(until: deadline, what: "about the stream's sink") { context, answer in
+                pa_context_get_sink_info_by_index(
+                    context, sink,
+                    { _, info, eol, userdata in
+                        let answer = userdata!.assumingMemoryBound(to: Answer.self)
+                        if let info {
+                            let dynamic = info.pointee.flags.rawValue & PA_SINK_DYNAMIC_LATENCY.rawValue != 0
+                            let driver = info.pointee.driver.map { String(cString: $0) } ?? ""
+                            let api = pa_proplist_gets(info.pointee.proplist, "device.api").map { String(cString: $0) }
+                            let card = pa_proplist_gets(info.pointee.proplist, "alsa.card") != nil
+                            let soundCard = driver.hasPrefix("module-alsa-") && api == "alsa" && card
+                            answer.pointee.yes = dynamic && (soundCard || driver == "module-null-sink.c")
+                        }
+                        if eol != 0 || info != nil { answer.pointee.done = true }
+                    }, answer)
+            }
+        }
+
+        /// A yes-or-no answer filled in by a libpulse callback.
+        typealias Answer = (done: Bool, yes: Bool)
+
+        /// Sends the request `send` makes (its callback fills the answer it is given) and runs the
+        /// main loop until the answer comes; closes everything and throws when none comes by
+        /// `deadline` or the request fails.
+        private mutating func ask(
+            until deadline: UInt64, what: String,
+            send: (OpaquePointer, UnsafeMutablePointer<Answer>) -> OpaquePointer?
+        ) throws(StreamError) -> Bool {
             let answer = UnsafeMutablePointer<Answer>.allocate(capacity: 1)
             answer.initialize(to: (false, false))
             defer { answer.deallocate() }
-            let operation = pa_context_get_server_info(
-                context,
-                { _, info, userdata in
-                    let answer = userdata!.assumingMemoryBound(to: Answer.self)
-                    if let name = info?.pointee.server_name {
-                        answer.pointee.pipeWire = String(cString: name).contains("PipeWire")
-                    }
-                    answer.pointee.done = true
-                }, answer)
+            let operation = send(context, answer)
             do throws(StreamError) {
-                try PulseStream.run(mainloop, until: deadline, what: "asking the server's name") {
+                try PulseStream.run(mainloop, until: deadline, what: "asking \(what)") {
                     () throws(StreamError) -> Bool in
                     if answer.pointee.done { return true }
                     guard let operation, pa_operation_get_state(operation) == PA_OPERATION_RUNNING else {
-                        throw StreamError("the server did not say its name")
+                        throw StreamError("the server did not answer when asked \(what)")
                     }
                     return false
                 }
@@ -220,7 +288,7 @@ struct PulseStream: ~Copyable {
                 throw error
             }
             if let operation { pa_operation_unref(operation) }
-            return answer.pointee.pipeWire
+            return answer.pointee.yes
         }
 
         mutating func close() {
