@@ -448,7 +448,8 @@ private func learnedStep(_ state: borrowing PulseRenderState) -> UInt64 {
 /// reads at the sample rate, and a reply of the last 100 ms, moved on at that rate, says where as
 /// well as a newer one (the two clocks part by microseconds over that time). Without that second
 /// rule a STOP would often come after the window closed and wait for a reply, as the thread
-/// asks only every other request of the server.
+/// asks only every other request of the server. (Not on pipewire-pulse, which does not rewind:
+/// there a fade placed from an older reply starts a quantum later.)
 @_noLocks
 private func hasFreshTiming(_ state: inout PulseRenderState, box: UnsafeMutablePointer<PulseStream>) -> Bool {
     if let timing = state.timing {
@@ -463,8 +464,9 @@ private func hasFreshTiming(_ state: inout PulseRenderState, box: UnsafeMutableP
     let period = UInt64(box.pointee.timingFrames) * 1_000_000 / UInt64(max(box.pointee.sampleRate, 1))
     let now = RealTime.wallMicroseconds()
     if now <= stamp { return true }
-    if stamp < state.uncorkedAt + 200_000 { return now - stamp <= period + 5_000 }
-    return now - stamp <= 100_000
+    var steady = box.pointee.rewindsOnRewrite
+    if steady { steady = stamp >= state.uncorkedAt + 200_000 }
+    return now - stamp <= (steady ? 100_000 : period + 5_000)
 }
 
 /// Sends a timing request now; the answer comes through the main loop.

@@ -29,25 +29,6 @@ private func soundRuns(_ samples: [Int16]) -> [ArraySlice<Int16>] {
     return runs
 }
 
-/// The bytes PulseAudio's null sink rewound to start a stream again at once after it ran dry, in
-/// order, from the server's debug log.
-private func rewindsAtUnderrunEnd(log: String) -> [Int] {
-    var rewinds: [Int] = []
-    var pending = false
-    for line in log.split(separator: "\n") {
-        if line.contains("Requesting rewind") {
-            // (A rewind for another reason, or one with nothing to rewind, is not this one.)
-            pending = line.contains("due to end of underrun")
-        } else if pending, line.contains("module-null-sink.c: Rewound ") {
-            pending = false
-            let words = line.split(separator: " ")
-            let count = words.firstIndex(of: "Rewound").map { words.index(after: $0) }
-            rewinds.append(count.flatMap { $0 < words.endIndex ? Int(words[$0]) : nil } ?? -1)
-        }
-    }
-    return rewinds
-}
-
 /// Sounds that follow a libpulse stream that ran dry, sample by sample on the server's monitor
 /// (issue 24: "the first frames lost after a libpulse stream ran dry").
 ///
@@ -89,7 +70,7 @@ struct PulseRestartTests {
             usleep(useconds_t(gap * 1000))  // silence: the stream runs dry
             // The server's rewinds for this sound: none, or one (in frames) when it had run dry.
             let log = String(decoding: readFile(server.runtime + "/pulse.log") ?? [], as: UTF8.self)
-            let rewinds = rewindsAtUnderrunEnd(log: log)
+            let rewinds = nullSinkRewinds(log: log, dueTo: "end of underrun")
             cut.append(rewinds.dropFirst(rewindsBefore).reduce(0, +) / MemoryLayout<Int16>.size)
             rewindsBefore = rewinds.count
         }

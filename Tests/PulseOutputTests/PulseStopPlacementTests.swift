@@ -9,24 +9,6 @@ import Testing
 /// 1.5 s of a 300 Hz tone.
 private let tone: [Int16] = (0..<33075).map { Int16(8000 * sin(2 * Double.pi * 300 * Double($0) / 22050)) }
 
-/// The bytes PulseAudio's null sink took back for rewrites of what it had mixed, in order, from the
-/// server's debug log ("Requesting rewind due to rewrite", then the sink's "Rewound N bytes").
-private func rewindsForRewrites(log: String) -> [Int] {
-    var rewinds: [Int] = []
-    var pending = false
-    for line in log.split(separator: "\n") {
-        if line.contains("Requesting rewind") {
-            pending = line.contains("due to rewrite")
-        } else if pending, line.contains("module-null-sink.c: Rewound ") {
-            pending = false
-            let words = line.split(separator: " ")
-            let count = words.firstIndex(of: "Rewound").map { words.index(after: $0) }
-            rewinds.append(count.flatMap { $0 < words.endIndex ? Int(words[$0]) : nil } ?? -1)
-        }
-    }
-    return rewinds
-}
-
 /// Where a STOP's fade starts on PulseAudio, whose sinks mix ahead of what the listener hears.
 @Suite(.serialized)
 struct PulseStopPlacementTests {
@@ -43,7 +25,7 @@ struct PulseStopPlacementTests {
         let server = try PrivateSoundServer(runtime: folder.path + "/server", kind: .pulseAudio, debugLog: true)
         let health = try stopFourTimes(on: server, sink: "utter_null")
         let log = String(decoding: readFile(server.runtime + "/pulse.log") ?? [], as: UTF8.self)
-        let rewinds = rewindsForRewrites(log: log)
+        let rewinds = nullSinkRewinds(log: log, dueTo: "rewrite")
         print("PulseAudio: bytes rewound for the \(stops) STOPs' rewrites: \(rewinds)")
         #expect(rewinds.count == stops, "one rewind per STOP: \(rewinds)")
         #expect(rewinds.allSatisfy { $0 > 0 }, "every rewind took back frames the sink had mixed: \(rewinds)")
