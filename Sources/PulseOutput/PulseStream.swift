@@ -26,8 +26,9 @@ struct PulseStream: ~Copyable {
     /// The frames the server asks for at a time (its granted `minreq`): while sound plays, the
     /// render thread wakes at this interval.
     let requestFrames: Int
-    /// How often the render thread asks where the server reads while sound plays: on PulseAudio,
-    /// every other request (each reply is a wakeup of its own); on pipewire-pulse, at each.
+    /// How often the render thread asks where the server reads while sound plays, and wakes at
+    /// the latest: on PulseAudio every other request (each reply is a wakeup of its own), on
+    /// pipewire-pulse every period.
     let timingFrames: Int
     /// The frames the render thread writes at most at a time: the server's target buffer.
     let bufferFrames: Int
@@ -159,10 +160,10 @@ struct PulseStream: ~Copyable {
         self.rewindsOnRewrite = !pipeWire
         self.sinkRewinds = sinkRewinds
         self.requestFrames = max(Int(grantedAttributes.minreq / frameBytes), periodFrames)
-        // (pipewire-pulse asks for a period at a time and is asked at each: a fade placed from an
-        // older reply starts a step later there, and marks are published less often; both went
-        // 6 ms later when it was asked every other request.)
-        self.timingFrames = pipeWire ? requestFrames : 2 * requestFrames
+        // (pipewire-pulse is asked every period, as it always was: asked every other request, a
+        // fade placed from an older reply started a quantum later there, and marks were
+        // published less often; both went 6 ms later.)
+        self.timingFrames = pipeWire ? periodFrames : 2 * requestFrames
         self.mainloop = mainloop
         self.context = context
         self.stream = stream
