@@ -32,6 +32,7 @@ public struct CaptureRig: ~Copyable {
 /// sd_utter, started on pipes as speech-dispatcher starts it.
 public final class ModuleProcess {
     public let pid: pid_t
+    private let logPath: String
     private var input: Int32
     private let output: Int32
     private var closedOutput = false
@@ -85,6 +86,7 @@ public final class ModuleProcess {
         }
         guard result == 0 else { throw SpawnError(what: "posix_spawn \(binary)", code: result) }
         pid = child
+        self.logPath = logPath
         close(toModule[0])
         close(fromModule[1])
         input = toModule[1]
@@ -165,11 +167,23 @@ public final class ModuleProcess {
         while monotonicSeconds() < deadline {
             var status: Int32 = 0
             if waitpid(pid, &status, WNOHANG) == pid {
-                return (status & 0x7f) == 0 ? (status >> 8) & 0xff : 128 + (status & 0x7f)
+                let code = (status & 0x7f) == 0 ? (status >> 8) & 0xff : 128 + (status & 0x7f)
+                if code != 0 { showLog(because: "exited with status \(code)") }
+                return code
             }
             usleep(5000)
         }
+        showLog(because: "did not exit within \(seconds) s")
         return nil
+    }
+
+    /// Prints the end of the module's log to the runner's stderr: the test's folder, and the log
+    /// with it, is gone when the run ends, and a sanitizer's report (TSan exits 66) is in that log.
+    private func showLog(because reason: String) {
+        let log = String(decoding: readFile(logPath) ?? [], as: UTF8.self)
+        let tail = log.count > 8000 ? "…" + log.suffix(8000) : Substring(log)
+        let report = Array("sd_utter (pid \(pid)) \(reason); the end of its log \(logPath):\n\(tail)\n".utf8)
+        _ = report.withUnsafeBytes { write(STDERR_FILENO, $0.baseAddress, $0.count) }
     }
 
     private func find(_ needle: [UInt8], from start: Int) -> Int? {
