@@ -15,9 +15,19 @@ import System
 func silence(
     _ state: inout RenderState, pcm: OpaquePointer, ring: SampleRing, ringEnd: UInt64, shared: RenderShared
 ) {
-    let queuedBefore = queuedFrames(state)
+    let reported = RealTimePCM.delay(pcm)
+    let queuedBefore = max(reported ?? 0, 0)
     guard queuedBefore > 0 else {
         // Nothing is playing: the sound already ended (or the device does not hold frames at all).
+        // A device that ran dry while the stopped sound still had frames to come was starved: an
+        // underrun, counted here since no write follows to find it. A running device that cannot
+        // say what it holds is dropped with whatever it holds: a cut.
+        let current = RealTimePCM.state(pcm)
+        if current.isXrun && ringEnd > state.handedOver {
+            _ = shared.underruns.add(1, ordering: .relaxed)
+        } else if reported == nil && current.isRunning {
+            _ = shared.cutStops.add(1, ordering: .relaxed)
+        }
         dropAndPrepare(&state, pcm: pcm, shared: shared)
         return
     }

@@ -42,6 +42,11 @@ package struct StreamRenderState: ~Copyable {
         history.samples.deallocate()
     }
 
+    /// How many frames before the last one handed over a fade can start: what the history holds.
+    package var historyFrames: UInt64 {
+        @_noLocks get { UInt64(history.frames) }
+    }
+
     /// Whether a fade-out is still to be handed over.
     package var isFading: Bool {
         @_noLocks get { fadeSent < fadeCount }

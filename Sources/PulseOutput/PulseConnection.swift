@@ -38,10 +38,9 @@ final class PulseConnection: StreamConnection {
     func start() -> String? {
         let (ring, shared, handoff, settings) = (ring, shared, handoff, settings)
         return thread.start {
-            let history = settings.bufferFrames * 4
             var state = PulseRenderState(
-                core: StreamRenderState(sampleRate: settings.sampleRate, historyFrames: history),
-                historyFrames: history, zeroFrames: settings.bufferFrames)
+                core: StreamRenderState(sampleRate: settings.sampleRate, historyFrames: settings.bufferFrames * 4),
+                zeroFrames: settings.bufferFrames)
             runPulseLoop(&state, ring: ring, shared: shared, handoff: handoff.slots)
             finishPulseLoop(&state)
             _ = handoff.replace(.exit, with: state.stream.map { .handle($0) } ?? .empty)

@@ -45,16 +45,12 @@ struct PulseRenderState: ~Copyable {
     var smallestStep: UInt64 = .max
     var smallestStepBefore: UInt64 = .max
     var stepsInWindow = 0
-    /// How many frames before the write index a fade can start: what the fade's history holds.
-    let historyFrames: UInt64
     /// Zeros to silence what stays queued after a STOP's fade: a buffer's worth.
     let zeros: UnsafeMutablePointer<Int16>
     let zeroFrames: Int
 
-    /// `historyFrames`: the history `core` keeps.
-    init(core: consuming StreamRenderState, historyFrames: Int, zeroFrames: Int) {
+    init(core: consuming StreamRenderState, zeroFrames: Int) {
         self.timing = nil
-        self.historyFrames = UInt64(historyFrames)
         self.core = core
         self.zeroFrames = max(zeroFrames, 1)
         zeros = .allocate(capacity: self.zeroFrames)
@@ -153,7 +149,7 @@ private func pulseStep(
     // index to wherever its read index is then, and the fade would start at a guessed sample.)
     let unread = firstUnreadFrame(
         box, written: state.written, wokeAt: state.uncorkedAt, step: readStep(state, box: box),
-        oldest: state.written > state.historyFrames ? state.written - state.historyFrames : 0)
+        oldest: state.written > state.core.historyFrames ? state.written - state.core.historyFrames : 0)
     let queuedRing = state.written > unread ? state.written - unread : 0
     var fadeFrom = state.core.handedOver > queuedRing ? state.core.handedOver - queuedRing : 0
     // Before the run, the stream holds other frames (silence a STOP queued): fade from the run's start.

