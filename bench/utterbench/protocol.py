@@ -22,16 +22,18 @@ SET_BLOCK = [
 class Module:
     """One module process with a reader thread that timestamps every line it writes."""
 
-    def __init__(self, binary, scratch, timeout, env):
+    def __init__(self, binary, scratch, timeout, env, conf_text="", wrapper=()):
+        """`conf_text`: the module's configuration file; `wrapper`: a command that runs it (valgrind)."""
         self.timeout = timeout
         self.scratch = scratch
         conf = os.path.join(scratch, "module.conf")
-        open(conf, "w").close()
+        with open(conf, "w") as f:
+            f.write(conf_text)
         self.log = open(os.path.join(scratch, "module.log"), "wb")
         self.lines = queue.Queue()
         self.t_spawn = time.monotonic()
         self.proc = subprocess.Popen(
-            [binary, conf], stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=self.log,
+            [*wrapper, binary, conf], stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=self.log,
             env=env, cwd=scratch, bufsize=0, start_new_session=True)
         self.reader = threading.Thread(target=self._read, daemon=True)
         self.reader.start()
