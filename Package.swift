@@ -56,9 +56,9 @@ let package = Package(
         .systemLibrary(
             name: "CSndFile", pkgConfig: "sndfile",
             providers: [.apt(["libsndfile1-dev"])]),
-        .systemLibrary(
-            name: "CSoxr", pkgConfig: "soxr",
-            providers: [.apt(["libsoxr-dev"])]),
+        // libsoxr's header: SoundFiles opens the library at run time (dlopen), the first time a
+        // rate is converted. Debian: libsoxr-dev.
+        .systemLibrary(name: "CSoxr", providers: [.apt(["libsoxr-dev"])]),
         // libsonic has no pkg-config file in Debian (libsonic-dev).
         .systemLibrary(name: "CSonic", providers: [.apt(["libsonic-dev"])]),
         .systemLibrary(
@@ -80,11 +80,11 @@ let package = Package(
         // The PipeWire stream as plain C functions: SPA's pod builder and pw_loop's helpers are
         // inline functions and macros Swift cannot import. Only this C file sees libpipewire's
         // headers (Debian's libpipewire-0.3-dev), by their include folders: pkg-config's flags for
-        // them add -D_REENTRANT, which SwiftPM refuses with a warning in every build.
+        // them add -D_REENTRANT, which SwiftPM refuses with a warning in every build. It opens
+        // the library when the first PipeWire stream is made (dlopen), so no other process maps it.
         .target(
             name: "CPipeWireShims",
-            cSettings: [.unsafeFlags(["-I/usr/include/pipewire-0.3", "-I/usr/include/spa-0.2"])],
-            linkerSettings: [.linkedLibrary("pipewire-0.3")]),
+            cSettings: [.unsafeFlags(["-I/usr/include/pipewire-0.3", "-I/usr/include/spa-0.2"])]),
 
         // ONNX Runtime's C API as far as Utter uses it, declared from its documentation: the
         // library is opened at run time (OnnxRuntime), so the build needs none of it.

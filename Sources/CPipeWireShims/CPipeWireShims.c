@@ -1,4 +1,6 @@
+#include <dlfcn.h>
 #include <errno.h>
+#include <pthread.h>
 #include <stdlib.h>
 #include <stdio.h>
 #include <string.h>
@@ -6,6 +8,78 @@
 #include <pipewire/pipewire.h>
 #include <spa/param/audio/format-utils.h>
 #include "CPipeWireShims.h"
+
+// libpipewire is opened when the first PipeWire stream is made, not linked: most modules play
+// through libpulse or ALSA and never need its pages (0.44 MiB resident when it was linked). Every
+// libpipewire function this file calls is listed here; the rest of PipeWire's API it uses are
+// header macros and inline functions that call through the loop's and core's interfaces.
+#define UTTER_PW_FUNCTIONS(X)                                                                                   \
+    X(pw_init)                                                                                                  \
+    X(pw_thread_loop_new) X(pw_thread_loop_get_loop) X(pw_thread_loop_start) X(pw_thread_loop_stop)             \
+    X(pw_thread_loop_destroy) X(pw_thread_loop_lock) X(pw_thread_loop_unlock) X(pw_thread_loop_signal)          \
+    X(pw_thread_loop_get_time) X(pw_thread_loop_timed_wait_full)                                                \
+    X(pw_context_new) X(pw_context_connect) X(pw_context_destroy) X(pw_core_disconnect)                         \
+    X(pw_properties_new) X(pw_properties_setf)                                                                  \
+    X(pw_stream_new) X(pw_stream_add_listener) X(pw_stream_connect) X(pw_stream_set_active)                     \
+    X(pw_stream_destroy) X(pw_stream_dequeue_buffer) X(pw_stream_queue_buffer) X(pw_stream_get_time_n)
+
+// Written once under `library_once`, read-only after: the data thread calls through it without a lock.
+static struct {
+    char error[256];
+#define UTTER_PW_POINTER(name) __typeof__(name) *name;
+    UTTER_PW_FUNCTIONS(UTTER_PW_POINTER)
+#undef UTTER_PW_POINTER
+} library;
+static pthread_once_t library_once = PTHREAD_ONCE_INIT;
+
+static void open_library(void) {
+    // RTLD_NODELETE: PipeWire's own threads may outlive the last stream of a module that shuts down.
+    void *handle = dlopen("libpipewire-0.3.so.0", RTLD_NOW | RTLD_LOCAL | RTLD_NODELETE);
+    if (handle == NULL) {
+        snprintf(library.error, sizeof library.error, "%s", dlerror());
+        return;
+    }
+#define UTTER_PW_RESOLVE(name)                                                                                  \
+    if ((library.name = (__typeof__(name) *)dlsym(handle, #name)) == NULL) {                                    \
+        snprintf(library.error, sizeof library.error, "libpipewire-0.3.so.0 has no %s", #name);                 \
+        return;                                                                                                 \
+    }
+    UTTER_PW_FUNCTIONS(UTTER_PW_RESOLVE)
+#undef UTTER_PW_RESOLVE
+}
+
+const char *utter_pw_library_error(void) {
+    pthread_once(&library_once, open_library);
+    return library.error[0] != '\0' ? library.error : NULL;
+}
+
+// From here on each libpipewire function named is the one the library provides.
+#define UTTER_PW_REDIRECT(name) library.name
+#define pw_init UTTER_PW_REDIRECT(pw_init)
+#define pw_thread_loop_new UTTER_PW_REDIRECT(pw_thread_loop_new)
+#define pw_thread_loop_get_loop UTTER_PW_REDIRECT(pw_thread_loop_get_loop)
+#define pw_thread_loop_start UTTER_PW_REDIRECT(pw_thread_loop_start)
+#define pw_thread_loop_stop UTTER_PW_REDIRECT(pw_thread_loop_stop)
+#define pw_thread_loop_destroy UTTER_PW_REDIRECT(pw_thread_loop_destroy)
+#define pw_thread_loop_lock UTTER_PW_REDIRECT(pw_thread_loop_lock)
+#define pw_thread_loop_unlock UTTER_PW_REDIRECT(pw_thread_loop_unlock)
+#define pw_thread_loop_signal UTTER_PW_REDIRECT(pw_thread_loop_signal)
+#define pw_thread_loop_get_time UTTER_PW_REDIRECT(pw_thread_loop_get_time)
+#define pw_thread_loop_timed_wait_full UTTER_PW_REDIRECT(pw_thread_loop_timed_wait_full)
+#define pw_context_new UTTER_PW_REDIRECT(pw_context_new)
+#define pw_context_connect UTTER_PW_REDIRECT(pw_context_connect)
+#define pw_context_destroy UTTER_PW_REDIRECT(pw_context_destroy)
+#define pw_core_disconnect UTTER_PW_REDIRECT(pw_core_disconnect)
+#define pw_properties_new UTTER_PW_REDIRECT(pw_properties_new)
+#define pw_properties_setf UTTER_PW_REDIRECT(pw_properties_setf)
+#define pw_stream_new UTTER_PW_REDIRECT(pw_stream_new)
+#define pw_stream_add_listener UTTER_PW_REDIRECT(pw_stream_add_listener)
+#define pw_stream_connect UTTER_PW_REDIRECT(pw_stream_connect)
+#define pw_stream_set_active UTTER_PW_REDIRECT(pw_stream_set_active)
+#define pw_stream_destroy UTTER_PW_REDIRECT(pw_stream_destroy)
+#define pw_stream_dequeue_buffer UTTER_PW_REDIRECT(pw_stream_dequeue_buffer)
+#define pw_stream_queue_buffer UTTER_PW_REDIRECT(pw_stream_queue_buffer)
+#define pw_stream_get_time_n UTTER_PW_REDIRECT(pw_stream_get_time_n)
 
 _Static_assert(UTTER_PW_STATE_ERROR == PW_STREAM_STATE_ERROR && UTTER_PW_STATE_UNCONNECTED == PW_STREAM_STATE_UNCONNECTED
                    && UTTER_PW_STATE_CONNECTING == PW_STREAM_STATE_CONNECTING
@@ -110,6 +184,10 @@ static const struct pw_core_events core_events = {
 };
 
 struct utter_pw *utter_pw_new(const struct utter_pw_callbacks *callbacks, uint32_t rate, uint32_t quantum) {
+    if (utter_pw_library_error() != NULL) {
+        errno = ELIBACC;
+        return NULL;
+    }
     pw_init(NULL, NULL);
     struct utter_pw *pw = calloc(1, sizeof *pw);
     if (pw == NULL) return NULL;

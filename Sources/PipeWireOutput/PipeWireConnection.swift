@@ -72,6 +72,9 @@ package final class PipeWireConnection: StreamConnection, @unchecked Sendable {
         guard let pw = utter_pw_new(&callbacks, UInt32(sampleRate), UInt32(quantum)) else {
             let error = Errno.current
             Unmanaged.passUnretained(self).release()
+            if let reason = utter_pw_library_error() {
+                throw StreamError("cannot open PipeWire's client library: \(String(cString: reason))")
+            }
             throw StreamError("cannot set up PipeWire's client library (\(error))")
         }
         self.pw = pw

@@ -1,5 +1,4 @@
 import CSndFile
-import CSoxr
 import Glibc
 import RegularFiles
 
@@ -65,32 +64,16 @@ public struct SoundClip: Equatable, Sendable {
             mono[frame] = sum / Float(channels)
         }
         if Int(info.samplerate) != sampleRate {
-            mono = try resample(mono, from: Int(info.samplerate), to: sampleRate, path: path)
+            do {
+                mono = try Resampling.resample(mono, from: Int(info.samplerate), to: sampleRate)
+            } catch {
+                throw SoundFileError(path: path, reason: "resampling failed: \(error)")
+            }
         }
         return SoundClip(
             // libsndfile reads 16-bit samples as x / 32768: scaling back by the same power of two,
             // rounded, gives every sample of a 16-bit file at the output rate back bit for bit.
             samples: mono.map { Int16(max(-32768, min(32767, ($0 * 32768).rounded()))) }, sampleRate: sampleRate,
             isCutShort: headerDisagrees || read < Int(info.frames))
-    }
-
-    private static func resample(
-        _ input: [Float], from inputRate: Int, to outputRate: Int, path: String
-    ) throws(SoundFileError) -> [Float] {
-        let capacity = Int((Double(input.count) * Double(outputRate) / Double(inputRate)).rounded(.up)) + 16
-        var output = [Float](repeating: 0, count: capacity)
-        var produced = 0
-        let error = input.withUnsafeBufferPointer { source in
-            output.withUnsafeMutableBufferPointer { destination in
-                // soxr_oneshot: float mono in and out, the library's default (high) quality.
-                soxr_oneshot(
-                    Double(inputRate), Double(outputRate), 1, source.baseAddress, source.count, nil,
-                    destination.baseAddress, destination.count, &produced, nil, nil, nil)
-            }
-        }
-        if let error {
-            throw SoundFileError(path: path, reason: "resampling failed: \(String(cString: error))")
-        }
-        return Array(output.prefix(produced))
     }
 }

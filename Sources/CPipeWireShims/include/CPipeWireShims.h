@@ -39,8 +39,10 @@ struct utter_pw_callbacks {
     void (*timer)(void *data);
 };
 
+/// Opens libpipewire-0.3 the first time it is called; NULL once it is open, else why it cannot be.
+const char *utter_pw_library_error(void);
 /// Creates the loop (not started yet) for a mono S16 stream at `rate` asking for a quantum of
-/// `quantum` frames. NULL with errno set on failure.
+/// `quantum` frames. NULL with errno set on failure (ELIBACC: see utter_pw_library_error).
 struct utter_pw *utter_pw_new(const struct utter_pw_callbacks *callbacks, uint32_t rate, uint32_t quantum);
 /// Starts the loop's thread; 0 or a negative errno.
 int utter_pw_start(struct utter_pw *pw);
