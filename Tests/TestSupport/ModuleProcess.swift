@@ -177,6 +177,46 @@ public final class ModuleProcess {
         return nil
     }
 
+    /// Who holds the pipe of the module's stdout, and where each of the module's threads waits:
+    /// for a test in which the module should have found its stdout closed and did not.
+    public func outputPipeReport() -> String {
+        func link(_ path: String) -> String? {
+            var buffer = [CChar](repeating: 0, count: 256)
+            let count = readlink(path, &buffer, buffer.count - 1)
+            guard count > 0 else { return nil }
+            return String(decoding: buffer[0..<count].map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        }
+        func text(_ path: String) -> String {
+            String(decoding: readFile(path) ?? [], as: UTF8.self).split(separator: "\n").first.map(String.init) ?? "?"
+        }
+        guard let pipe = link("/proc/\(pid)/fd/1") else { return "the module's stdout cannot be read" }
+        var holders: [String] = []
+        if let processes = opendir("/proc") {
+            while let entry = readdir(processes) {
+                let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+                guard let process = Int32(name), let fds = opendir("/proc/\(process)/fd") else { continue }
+                while let fd = readdir(fds) {
+                    let number = withUnsafeBytes(of: fd.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+                    if Int(number) != nil, link("/proc/\(process)/fd/\(number)") == pipe {
+                        holders.append("\(process) (\(text("/proc/\(process)/comm"))) fd \(number)")
+                    }
+                }
+                closedir(fds)
+            }
+            closedir(processes)
+        }
+        var threads: [String] = []
+        if let tasks = opendir("/proc/\(pid)/task") {
+            while let entry = readdir(tasks) {
+                let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+                guard Int(name) != nil else { continue }
+                threads.append("\(text("/proc/\(pid)/task/\(name)/comm")): \(text("/proc/\(pid)/task/\(name)/wchan"))")
+            }
+            closedir(tasks)
+        }
+        return "stdout \(pipe) held by \(holders.joined(separator: ", ")); threads waiting in \(threads.joined(separator: ", "))"
+    }
+
     /// Prints the end of the module's log to the runner's stderr: the test's folder, and the log
     /// with it, is gone when the run ends, and a sanitizer's report (TSan exits 66) is in that log.
     private func showLog(because reason: String) {

@@ -26,7 +26,10 @@ import Testing
     let module = try startModule(rig)
     module.closeOutput()
     module.send(settingsBlock())
-    #expect(module.waitForExit(within: 5) == 0)
+    let status = module.waitForExit(within: 5)
+    // Seen once in CI: the module neither exited nor logged anything after the SET; the report says
+    // which processes still held its stdout's pipe (a reader elsewhere makes its writes succeed).
+    #expect(status == 0, "\(status.map { "exit status \($0)" } ?? "still running: \(module.outputPipeReport())")")
     let log = rig.log
     #expect(log.contains("stdout closed"), "\(log)")
 }
