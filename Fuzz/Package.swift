@@ -27,6 +27,8 @@ let package = Package(
             name: "PiperConfigFuzzer", dependencies: [.product(name: "UtterPureLayers", package: "Utter")]),
         .executableTarget(
             name: "ModelEditFuzzer", dependencies: [.product(name: "UtterPureLayers", package: "Utter")]),
+        .executableTarget(
+            name: "WordAlignerFuzzer", dependencies: [.product(name: "UtterPureLayers", package: "Utter")]),
         // Not pure: MeCab with the installed dictionary (mecab-ipadic-utf8).
         .executableTarget(
             name: "JapaneseReaderFuzzer", dependencies: [.product(name: "JapaneseReading", package: "Utter")]),

@@ -90,6 +90,15 @@ public struct MarkPlacer: Sendable {
         return min(max(base + offset, lastMarkPosition), chunkEnd)
     }
 
+    /// The text content range of the whole segment (for a sound, the phrase it says), if words are
+    /// placed and it has text.
+    public func textRange() -> Range<Int>? {
+        guard let first = runs.first, let last = runs.last else { return nil }
+        let lastLength = last.textLength ?? decodedCount(from: last.markupOffset, to: last.markupOffset + last.markupLength)
+        let end = last.textOffset + lastLength
+        return end > first.textOffset ? first.textOffset..<end : nil
+    }
+
     /// The text content range of the word at 1-based markup scalar `textPosition`, if it lies in
     /// a run of text (a word libespeak-ng made from markup, such as a `say-as`, has none).
     private func textRange(textPosition: Int, length: Int) -> Range<Int>? {

@@ -23,6 +23,13 @@ public struct SSMLAttribute: Equatable, Sendable {
 /// comments, processing instructions and DOCTYPE declarations are skipped (entities they declare
 /// are never expanded).
 public enum SSMLReader {
+    /// The text content of `source`: its text, markup left out, entities decoded.
+    public static func textContent(of source: String) -> String {
+        var text = ""
+        for case .text(let piece) in tokens(of: source) { text += piece }
+        return text
+    }
+
     /// The tokens of `source`, adjacent text merged.
     public static func tokens(of source: String) -> [SSMLToken] {
         var tokens: [SSMLToken] = []

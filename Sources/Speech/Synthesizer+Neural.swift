@@ -50,6 +50,7 @@ extension Synthesizer {
                     source, of: job, clips: &clips, sampleRate: rate, hasFallback: segment.markup != nil)
             {
                 // An SSML <audio> (a capital's icon): the clip, its fallback text left unspoken.
+                pending += clipWords(segment, of: job, count: clip.samples.count)
                 pending.append(.progress(job: job.id, position: sink.writePosition + UInt64(clip.samples.count)))
                 report(pending)
                 pending.removeAll()

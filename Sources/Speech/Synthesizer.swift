@@ -11,7 +11,7 @@ public import System
 /// and reports marks, words and ends at their sample positions.
 public final class Synthesizer: Sendable {
     private let queue = Locked<[SynthesisJob]>([])
-    private let events = Locked<[SynthesisEvent]>([])
+    private let events = Locked<ReportedEvents>(ReportedEvents())
     /// Every job with an id up to this one is cancelled.
     private let cancelledThrough = Atomic<UInt64>(0)
     private let isShuttingDown = Atomic<Bool>(false)
@@ -90,9 +90,9 @@ public final class Synthesizer: Sendable {
 
     /// Removes and returns the events reported since the last call.
     public func takeEvents() -> [SynthesisEvent] {
-        events.withLock { pending in
-            defer { pending.removeAll(keepingCapacity: true) }
-            return pending
+        events.withLock { reported in
+            defer { reported.pending.removeAll(keepingCapacity: true) }
+            return reported.pending
         }
     }
 
@@ -140,6 +140,9 @@ public final class Synthesizer: Sendable {
                 continue
             }
             guard !isCancelled(job.id) else { continue }
+            // The text's words, made of the engine's as the job reports them.
+            let words = job.reportsWords ? WordAligner(text: SSMLReader.textContent(of: job.ssml)) : nil
+            events.withLock { $0.words = words }
             let start = beginJob(job)
             if job.soundFiles.isEmpty, let voice = job.neural {
                 models.isCancelled = { self.isCancelled(job.id) }
@@ -177,12 +180,23 @@ public final class Synthesizer: Sendable {
 
     func report(_ new: [SynthesisEvent]) {
         guard !new.isEmpty else { return }
-        events.withLock { pending in
+        events.withLock { reported in
+            let new = reported.words?.align(new) ?? new
             // Only the newest progress matters: keep one.
-            if case .progress = pending.last, case .progress = new.first { pending.removeLast() }
-            pending.append(contentsOf: new)
+            if case .progress = reported.pending.last, case .progress = new.first { reported.pending.removeLast() }
+            reported.pending.append(contentsOf: new)
         }
         controlWake.signal()
+    }
+
+    /// The words a clip of `segment` says, spread over its `count` samples from the write
+    /// position, for a job that reports words.
+    func clipWords(_ segment: SpeechSegment, of job: SynthesisJob, count: Int) -> [SynthesisEvent] {
+        guard job.reportsWords,
+            let text = MarkPlacer(job: job.id, segment: segment, base: 0, placesWords: true).textRange()
+        else { return [] }
+        let start = sink.writePosition
+        return events.withLock { $0.words?.spread(text, over: count, job: job.id, from: start) } ?? []
     }
 
     /// Writes `milliseconds` of silence for `job`; false once it is cancelled.
@@ -230,6 +244,7 @@ public final class Synthesizer: Sendable {
                 let clip = sound(
                     source, of: job, clips: &clips, sampleRate: engine.sampleRate, hasFallback: segment.markup != nil)
             {
+                pending += clipWords(segment, of: job, count: clip.samples.count)
                 pending.append(.progress(job: job.id, position: sink.writePosition + UInt64(clip.samples.count)))
                 report(pending)
                 pending.removeAll()
@@ -353,6 +368,13 @@ extension Synthesizer {
         guard !isCancelled(job.id) else { return }
         report([.end(job: job.id, position: sink.writePosition)])
     }
+}
+
+/// What the synth thread has reported and the control thread not yet taken, and the words of the
+/// job under way, which every report of it goes through.
+private struct ReportedEvents {
+    var pending: [SynthesisEvent] = []
+    var words: WordAligner?
 }
 
 /// Scales samples by the job's gain and writes them into the sink.

@@ -118,23 +118,23 @@ final class SpeechDispatcherChannel: SpeechChannel {
     }
 }
 
-/// Where words are in a text, for following it: runs between spaces, and in Chinese and Japanese,
-/// which have no spaces, the runs between their punctuation; without the punctuation around them,
-/// as the engine's own words come.
+/// Where words are in a text, for following it: the text's words as Utter's own engine reports
+/// them (``SSML/TextWords``), runs of Chinese and Japanese whole or, with a reader, in its words.
 enum SpokenWords {
     /// With a `reader`, Japanese runs are cut into the reader's words (MeCab's morphemes), which
     /// are the words Utter's own engine reports for them.
     static func ranges(in text: String, reader: (any TextReading)? = nil) -> [Range<String.Index>] {
         var reader = reader
-        return runs(in: text).flatMap { run -> [Range<String.Index>] in
-            let word = text[run]
-            if reader != nil, word.unicodeScalars.contains(where: { Script.of($0) == .kana || Script.of($0) == .han }) {
-                return japaneseWords(in: text, run: run, reader: &reader!)
+        let indices = Array(text.unicodeScalars.indices) + [text.endIndex]
+        return TextWords.units(of: text).flatMap { unit -> [Range<String.Index>] in
+            let run = indices[unit.range.lowerBound]..<indices[unit.range.upperBound]
+            if unit.isUnspaced, reader != nil,
+                text[run].unicodeScalars.contains(where: { Script.of($0) == .kana || Script.of($0) == .han })
+            {
+                let words = japaneseWords(in: text, run: run, reader: &reader!)
+                return words.isEmpty ? [run] : words
             }
-            guard let first = word.firstIndex(where: { !$0.isPunctuation }),
-                let last = word.lastIndex(where: { !$0.isPunctuation })
-            else { return [] }
-            return [first..<text.index(after: last)]
+            return [run]
         }
     }
 
@@ -153,31 +153,5 @@ enum SpokenWords {
             else { return nil }
             return range
         }
-    }
-
-    private static func runs(in text: String) -> [Range<String.Index>] {
-        var ranges: [Range<String.Index>] = []
-        var start: String.Index?
-        var index = text.startIndex
-        while index < text.endIndex {
-            let character = text[index]
-            let breaks = character.isWhitespace || isCJKPunctuation(character)
-            if breaks {
-                if let begun = start { ranges.append(begun..<index) }
-                start = nil
-            } else if start == nil {
-                start = index
-            }
-            index = text.index(after: index)
-        }
-        if let begun = start { ranges.append(begun..<text.endIndex) }
-        return ranges
-    }
-
-    private static func isCJKPunctuation(_ character: Character) -> Bool {
-        guard let scalar = character.unicodeScalars.first else { return false }
-        // CJK Symbols and Punctuation, and the full-width forms of ASCII punctuation.
-        return (0x3000...0x303F).contains(scalar.value)
-            || [0xFF01, 0xFF0C, 0xFF0E, 0xFF1A, 0xFF1B, 0xFF1F].contains(scalar.value)
     }
 }

@@ -162,10 +162,11 @@ final class SpeakerLoop: @unchecked Sendable {
         var job = made
         job.continuing = !entries.isEmpty
         if let switching = utterance.languageSwitching { job.segmenter.languageSwitching?.isAutomatic = switching }
-        // A clip voice rewrites the text into clips and markup: its words are not the caller's.
+        // A clip voice with a fallback keeps the text around its clips, and each clip's phrase as
+        // its fallback, so the words are the caller's; one without leaves out what no clip says.
         switch voice.kind {
         case .espeak, .neural: job.reportsWords = true
-        case .clips: break
+        case .clips(let clips): job.reportsWords = clips.fallbackEngineName != nil
         }
         job.leadingSilence = Self.milliseconds(utterance.preDelay)
         job.trailingSilence = Self.milliseconds(utterance.postDelay)

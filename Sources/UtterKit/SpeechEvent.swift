@@ -3,7 +3,9 @@
 public enum SpeechEvent: Equatable, Sendable {
     /// Its first sound is heard.
     case started
-    /// A word starts: its range in the utterance's ``Utterance/text``.
+    /// A word starts: its range in the utterance's ``Utterance/text``, a whole word as the text has
+    /// it (`It's`, `9:15`, `S.H.I.E.L.D`; in Chinese and Japanese, a word of the reading). Every
+    /// word of the text comes once, in order, even one the voice says as part of another.
     case word(Range<String.Index>)
     /// An SSML `<mark name>` is reached.
     case mark(String)

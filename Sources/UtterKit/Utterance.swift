@@ -36,9 +36,7 @@ public struct Utterance: Sendable {
     /// An SSML document (`<speak>…</speak>`): marks, breaks, prosody, voices and languages inside it.
     /// Broken markup is spoken as text, never refused.
     public init(ssml: String) {
-        var text = ""
-        for case .text(let piece) in SSMLReader.tokens(of: ssml) { text += piece }
-        self.text = text
+        self.text = SSMLReader.textContent(of: ssml)
         self.ssml = ssml
     }
 

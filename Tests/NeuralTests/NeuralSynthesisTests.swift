@@ -493,13 +493,40 @@ struct NeuralSynthesisTests {
         let words = events.compactMap {
             if case .word(_, let text, let position) = $0 { (text, position) } else { nil }
         }
-        // "Hello. not spoken Good night.": the fallback's words are not spoken.
-        #expect(words.map(\.0) == [0..<5, 18..<22, 23..<28])
-        guard words.count == 3 else { return }
-        // The clip, sample for sample, after "Hello." and before the sentence of "Good".
-        let between = Array(samples[Int(words[0].1)..<Int(words[1].1)])
+        // "Hello. not spoken Good night.": the fallback's words are not spoken, but the clip says
+        // them: they are revealed while it plays, the first at its first sample.
+        #expect(words.map(\.0) == [0..<5, 7..<10, 11..<17, 18..<22, 23..<28])
+        guard words.count == 5 else { return }
+        // The clip, sample for sample, from its first word on, before the sentence of "Good".
+        let between = Array(samples[Int(words[1].1)..<Int(words[3].1)])
         let found = (0...(between.count - tone.count)).first { between[$0..<($0 + tone.count)].elementsEqual(tone) }
+        #expect(found == 0, "the clip is played as it is, from its first word's position")
+        // "spoken" is 4 of the phrase's 10 characters in: that share of the clip's 4,410 samples.
+        #expect(words[2].1 - words[1].1 == 1764, "\(words)")
         #expect(found != nil, "the clip is played as it is")
+    }
+
+    @Test func `the words of the text are reported whole, once, in order, from the model's durations`() async throws {
+        let text = "It's currently 9:15 AM. A meeting with S.H.I.E.L.D. at 2 PM; there's an e-mail at 72°F."
+        let tiny = try TinyVoice()
+        let rig = try await NeuralRig.start()
+        let events = try rig.speak(rig.job("<speak>\(text)</speak>", voice: try voice(tiny)))
+        rig.finish()
+        let scalars = Array(text.unicodeScalars)
+        let words = events.compactMap { event -> (String, UInt64)? in
+            guard case .word(_, let range, let position) = event else { return nil }
+            return (String(String.UnicodeScalarView(scalars[range])), position)
+        }
+        #expect(
+            words.map(\.0) == [
+                "It's", "currently", "9:15", "AM", "A", "meeting", "with", "S.H.I.E.L.D", "at", "2", "PM", "there's",
+                "an", "e-mail", "at", "72°F",
+            ])
+        #expect(zip(words, words.dropFirst()).allSatisfy { $0.1 <= $1.1 }, "\(words)")
+        guard case .audioStart(_, let start) = events.first, case .end(_, let end) = events.last,
+            let last = words.last?.1
+        else { return }
+        #expect(Double(last - start) > 0.8 * Double(end - start), "the last word at \(last - start) of \(end - start)")
     }
 
     @Test func `an SSML break between words is silence of its length, the words around it spoken`() async throws {

@@ -1,7 +1,7 @@
 import Glibc
 
 /// A program run to its end, with what it printed.
-public struct ChildProcess {
+public struct ChildProcess: Sendable {
     /// Its exit status (128 + the signal when a signal ended it).
     public var status: Int32
     public var standardOutput: String

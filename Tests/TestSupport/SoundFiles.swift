@@ -54,3 +54,12 @@ public func rootMeanSquare<Samples: Collection<Int16>>(_ samples: Samples) -> Do
     let sum = samples.reduce(0.0) { $0 + Double($1) * Double($1) }
     return (sum / Double(samples.count)).squareRoot()
 }
+
+/// A 16-bit mono WAV file of a sine tone at 22,050 Hz, written with libsndfile.
+public func writeTone(_ path: String, frequency: Double, seconds: Double, amplitude: Double) {
+    let rate = 22050
+    let samples = (0..<Int(seconds * Double(rate))).map { index in
+        Int16(amplitude * sin(2 * Double.pi * frequency * Double(index) / Double(rate)))
+    }
+    precondition(SoundFileContents.writeWAV(samples, sampleRate: rate, to: path), "cannot write \(path)")
+}

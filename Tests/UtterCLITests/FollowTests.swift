@@ -1,3 +1,4 @@
+import Foundation
 import Glibc
 import OnnxRuntime
 import System
@@ -82,6 +83,132 @@ import Testing
         } else {
             #expect(peak >= 30000, "peak \(peak): not the model's speech")
         }
+    }
+
+    /// The follow-along app's own demo text, which it reveals token by token.
+    static let demo = """
+        Good morning, sir. It's currently 9:15 AM. The weather in New York is sunny with a temperature of \
+        72°F. Your schedule for today includes a Stark Industries board meeting at 11 AM and a meeting with \
+        S.H.I.E.L.D. at 2 PM. You have 3 unread messages from Pepper Potts. Also, it appears there's an \
+        urgent communication from Nick Fury.
+        """
+
+    /// Lines of `output` split at their tab: the time, and what follows it.
+    private static func timedLines(_ output: String) -> [(time: Double, text: String)] {
+        output.split(separator: "\n").compactMap { line in
+            let parts = line.split(separator: "\t", maxSplits: 1)
+            guard parts.count == 2, let time = Double(parts[0]) else { return nil }
+            return (time, String(parts[1]))
+        }
+    }
+
+    /// Times in order and spread over `speech` seconds of speech: the last in its last fifth, as
+    /// it is heard, not when it was synthesised (a device that stalls can only make it later).
+    private static func expectSpread(_ times: [Double], over speech: Double, _ format: String) {
+        #expect(zip(times, times.dropFirst()).allSatisfy { $0 <= $1 }, "\(format): \(times)")
+        let last = times.last ?? 0
+        #expect(last > 0.8 * speech, "\(format): last at \(last) s of \(speech) s")
+    }
+
+    @Test func `the follow-along demo is followed whole word by whole word in every format, as heard`() async throws {
+        let folder = TemporaryFolder()
+        let pulse = try pacedHome(folder)
+        defer { withExtendedLifetime(pulse) {} }
+        let environment = ["HOME=\(folder.path)", "PATH=/usr/bin:/bin", "LANG=C.UTF-8"]
+        // How long the speech lasts: Utter's own rendering of it at the same rate, first sound to last.
+        let rendered = folder.file("demo.wav")
+        let render = ChildProcess.run(
+            [utter, "say", "--rate", "fast", "-o", rendered, Self.demo], environment: environment)
+        #expect(render.status == 0, "\(render.standardError)")
+        let file = try #require(SoundFileContents(path: rendered))
+        let audible = file.samples.indices.filter { abs(Int32(file.samples[$0])) >= 300 }
+        let speech = Double((audible.last ?? 0) - (audible.first ?? 0)) / Double(file.sampleRate)
+        try #require(speech > 8, "\(speech) s of speech")
+        // The three formats at once, each its own process on the paced device.
+        let runs = await withTaskGroup(of: (String, ChildProcess).self) { group in
+            for format in ["words", "tokens", "json"] {
+                group.addTask { [utter] in
+                    let arguments = [utter, "say", "--follow-format", format, "--rate", "fast", "--device", "utter_paced"]
+                    return (format, ChildProcess.run(arguments + [Self.demo], environment: environment, timeout: 120))
+                }
+            }
+            return await group.reduce(into: [String: ChildProcess]()) { $0[$1.0] = $1.1 }
+        }
+        let tokens = Self.demo.split(separator: " ").map(String.init)
+        let words = tokens.map { token in
+            String(token.drop { $0.isPunctuation }.reversed().drop { $0.isPunctuation }.reversed())
+        }
+        #expect(words.contains("It's") && words.contains("9:15") && words.contains("72°F") && words.contains("S.H.I.E.L.D"))
+
+        let wordRun = try #require(runs["words"])
+        #expect(wordRun.status == 0, "\(wordRun.standardError)")
+        let wordLines = Self.timedLines(wordRun.standardOutput)
+        #expect(wordLines.map(\.text) == words)
+        Self.expectSpread(wordLines.map(\.time), over: speech, "words")
+
+        // Exactly the tokens a reveal splits the text into: the reveal is rebuilt from them alone.
+        let tokenRun = try #require(runs["tokens"])
+        #expect(tokenRun.status == 0, "\(tokenRun.standardError)")
+        let tokenLines = Self.timedLines(tokenRun.standardOutput)
+        #expect(tokenLines.map(\.text) == tokens)
+        #expect(tokenLines.map(\.text).joined(separator: " ") == Self.demo)
+        Self.expectSpread(tokenLines.map(\.time), over: speech, "tokens")
+
+        let jsonRun = try #require(runs["json"])
+        #expect(jsonRun.status == 0, "\(jsonRun.standardError)")
+        let objects = jsonRun.standardOutput.split(separator: "\n").compactMap {
+            try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]
+        }
+        #expect(objects.count == words.count, "\(jsonRun.standardOutput)")
+        let utf16 = Array(Self.demo.utf16)
+        let utf8 = Array(Self.demo.utf8)
+        var times: [Double] = []
+        for (object, word) in zip(objects, words) {
+            let range16 = object["utf16"] as? [Int] ?? []
+            let range8 = object["bytes"] as? [Int] ?? []
+            #expect(object["word"] as? String == word)
+            #expect(range16.count == 2 && String(decoding: utf16[range16[0]..<range16[1]], as: UTF16.self) == word)
+            #expect(range8.count == 2 && String(decoding: utf8[range8[0]..<range8[1]], as: UTF8.self) == word)
+            times.append(object["time"] as? Double ?? -1)
+        }
+        Self.expectSpread(times, over: speech, "json")
+    }
+
+    @Test func `a clip voice's words are followed as its clips and its fallback voice say them`() throws {
+        let folder = TemporaryFolder()
+        let pulse = try pacedHome(folder)
+        defer { withExtendedLifetime(pulse) {} }
+        var path = folder.path
+        for leaf in [".local", "share", "utter", "voices", "greeter"] {
+            path += "/" + leaf
+            mkdir(path, 0o755)
+        }
+        writeTone(path + "/good-morning.wav", frequency: 441, seconds: 0.8, amplitude: 9000)
+        writeFile(
+            path + "/voice.conf",
+            """
+            Name "Greeter"
+            Identifier "org.example.greeter"
+            PrimaryLanguage "en-US"
+            Fallback "espeak-ng" "English (America)"
+            Clip "good morning sir" "good-morning.wav"
+
+            """)
+        let text = "Good morning sir. It's 9:15 at S.H.I.E.L.D."
+        let run = ChildProcess.run(
+            [utter, "say", "--follow", "-v", "Greeter", "--device", "utter_paced", text],
+            environment: ["HOME=\(folder.path)", "PATH=/usr/bin:/bin", "LANG=C.UTF-8"])
+        #expect(run.status == 0, "\(run.standardError)")
+        let lines = Self.timedLines(run.standardOutput)
+        #expect(lines.map(\.text) == ["Good", "morning", "sir", "It's", "9:15", "at", "S.H.I.E.L.D"])
+        let times = lines.map(\.time)
+        #expect(zip(times, times.dropFirst()).allSatisfy { $0 <= $1 }, "\(times)")
+        // The clip's three words over its 0.8 s at their share of its phrase (0, 0.25 and 0.65 s),
+        // the fallback's after it. (Measured from "morning": through ALSA's pulse plugin the first
+        // word may be reported while the plugin's first write stalls.)
+        guard times.count == 7 else { return }
+        #expect(times[2] - times[1] > 0.25 && times[2] - times[1] < 0.7, "\(times)")
+        #expect(times[3] - times[1] >= 0.45, "\(times)")
     }
 
     @Test func `on a terminal the text appears word by word as it is heard`() throws {

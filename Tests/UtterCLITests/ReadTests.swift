@@ -215,6 +215,36 @@ import Testing
         #expect(storedPlaces(folder) == [])
     }
 
+    @Test func `the highlight is the whole word of the text, never the piece the engine says`() throws {
+        let folder = TemporaryFolder()
+        let pulse = try PrivateSoundServer(runtime: folder.file("pulse"))
+        let environment = home(pacedBy: pulse, in: folder)
+        // Markdown's inline code is read as its code; espeak-ng says "It", "s", "9", "15", "S".
+        writeFile(folder.file("memo.md"), "It's 9:15 at `S.H.I.E.L.D.` headquarters, in the e-mail.\n")
+        let session = try TerminalSession(
+            command: "cd '\(folder.path)' && '\(utter)' read --device utter_paced memo.md", environment: environment,
+            columns: 80, rows: 10)
+        defer { session.close() }
+        var highlighted: [String] = []
+        _ = session.waitUntil(seconds: 30) { _ in
+            let screen = session.screen(escapes: true)
+            if let start = screen.firstRange(of: "\u{1B}[7m"),
+                let end = screen[start.upperBound...].firstRange(of: "\u{1B}[")
+            {
+                let word = String(screen[start.upperBound..<end.lowerBound])
+                if word != highlighted.last { highlighted.append(word) }
+            }
+            return screen.contains("[exit ")
+        }
+        #expect(session.exitStatus() == 0)
+        let words = ["It's", "9:15", "at", "S.H.I.E.L.D", "headquarters", "in", "the", "e-mail"]
+        #expect(!highlighted.isEmpty && highlighted.allSatisfy(words.contains), "\(highlighted)")
+        // Seen in order, and the initialism, spelt for over a second, seen whole.
+        let order = highlighted.compactMap { words.firstIndex(of: $0) }
+        #expect(zip(order, order.dropFirst()).allSatisfy { $0 < $1 }, "\(highlighted)")
+        #expect(highlighted.contains("S.H.I.E.L.D"), "\(highlighted)")
+    }
+
     @Test func `through the user's speech-dispatcher every sentence is read, one after the other`() throws {
         let user = UserSetupTests.User(withDevice: false)
         let pulse = try PrivateSoundServer(runtime: user.home + "/pulse")

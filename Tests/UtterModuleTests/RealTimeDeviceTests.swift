@@ -51,15 +51,6 @@ func startPacedModule(
     }
 }
 
-/// A 16-bit mono WAV file of a sine tone at 22,050 Hz, written with libsndfile.
-func writeTone(_ path: String, frequency: Double, seconds: Double, amplitude: Double) {
-    let rate = 22050
-    let samples = (0..<Int(seconds * Double(rate))).map { index in
-        Int16(amplitude * sin(2 * Double.pi * frequency * Double(index) / Double(rate)))
-    }
-    precondition(SoundFileContents.writeWAV(samples, sampleRate: rate, to: path), "cannot write \(path)")
-}
-
 /// Indices of the first and last samples louder than `threshold`, if any.
 private func audibleRange(_ samples: [Int16], threshold: Int32 = 300) -> ClosedRange<Int>? {
     guard let first = samples.firstIndex(where: { abs(Int32($0)) >= threshold }),
