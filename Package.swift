@@ -103,6 +103,9 @@ let package = Package(
         .target(name: "Configuration", dependencies: ["ModuleProtocol"], swiftSettings: upcoming),
         .target(name: "Voices", swiftSettings: upcoming),
         .target(name: "Playback", dependencies: ["SSML"], swiftSettings: upcoming),
+        // What the synth thread does to any engine's samples: gain, cut fades, full-scale PCM,
+        // leading silence dropped.
+        .target(name: "Samples", swiftSettings: upcoming),
         // The module's speech history as a bounded value, and what `utter history` says over its socket.
         .target(name: "History", swiftSettings: upcoming),
         // utter read's text: Markdown to readable text, the language guess, the reading session.
@@ -153,7 +156,7 @@ let package = Package(
             name: "Speech",
             dependencies: [
                 "CEspeakNG", "AudioSinks", "Playback", "System", "SoundFiles", "RegularFiles", "SSML", "Voices",
-                "OnnxRuntime", "Piper", "JapaneseReading", "ChineseReading",
+                "OnnxRuntime", "Piper", "JapaneseReading", "ChineseReading", "Samples",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "RealModule", package: "swift-numerics"),
             ],
@@ -225,6 +228,7 @@ let package = Package(
             name: "ChineseReadingTests", dependencies: ["ChineseReading", "SSML", "TestSupport"],
             exclude: ["Sentences.tsv"], swiftSettings: upcoming),
         .testTarget(name: "PlaybackTests", dependencies: ["Playback", "SSML"], swiftSettings: upcoming),
+        .testTarget(name: "SamplesTests", dependencies: ["Samples"], swiftSettings: upcoming),
         .testTarget(name: "SystemTests", dependencies: ["System"], swiftSettings: upcoming),
         .testTarget(name: "ScenarioTests", dependencies: ["Scenario", "TestSupport"], swiftSettings: upcoming),
         .testTarget(name: "AudioStreamTests", dependencies: ["AudioStream"], swiftSettings: upcoming),

@@ -115,34 +115,65 @@ private func adoptInstalledStream(_ state: inout PulseRenderState, handoff: Hand
     }
 }
 
-/// One turn with a working stream: requests, a flush on STOP, frames written, the position
-/// published, then a wait in the stream's main loop.
+/// One turn with a working stream: a STOP that must first learn where the server reads waits
+/// for it; then the requests are answered, the stream corked once it has played out, the position
+/// published, and the stream's main loop waited in.
 @_noLocks
 private func pulseStep(
     _ state: inout PulseRenderState, box: UnsafeMutablePointer<PulseStream>, ring: SampleRing, shared: RenderShared
 ) {
-    let stream = box.pointee.stream
     if !box.pointee.rewindsOnRewrite { learnReadStep(&state, box: box) }
+    if waitForStopTiming(&state, box: box, shared: shared) { return }
+    let pending = answerRequests(&state, box: box, ring: ring, shared: shared)
+    let now = RealTime.monotonicNanoseconds()
+    if !state.corked && !pending { corkWhenPlayedOut(&state, box: box, now: now) }
+    if !state.corked {
+        askForTiming(
+            &state, stream: box.pointee.stream, now: now, period: box.pointee.timingFrames,
+            rate: box.pointee.sampleRate)
+    }
+    let queuedNow =
+        state.corked
+        ? 0
+        : queuedFrames(
+            box, written: state.written, handedOver: state.core.handedOver, wokeAt: state.uncorkedAt,
+            taken: learnedStep(state))
+    publishStreamPosition(&state.core, queued: queuedNow, running: !state.corked, ring: ring, shared: shared)
+    waitForServer(&state, box: box, pending: pending, queued: queuedNow, now: now, shared: shared)
+}
+
+/// Whether a STOP waits for a timing reply before its fade is placed (and this turn waited in the
+/// main loop for it).
+@_noLocks
+private func waitForStopTiming(
+    _ state: inout PulseRenderState, box: UnsafeMutablePointer<PulseStream>, shared: RenderShared
+) -> Bool {
     // (Not one `&&` chain: its right side is a closure, which would retain.)
     var stopWaits = !state.corked
     if stopWaits { stopWaits = state.corkAt == 0 }
     if stopWaits { stopWaits = hasPendingStop(state.core, shared: shared) }
-    if stopWaits {
-        // The fade must start where the server is: with no recent timing reply taken while the
-        // stream plays (a new stream, one just uncorked), ask for one and wait for it, a few
-        // milliseconds, rather than cut at a guessed frame. The sound plays on meanwhile. (A
-        // stream that ran dry has nothing left to fade: no wait.)
-        let start = RealTime.monotonicNanoseconds()
-        if state.stopWaitUntil == 0 { state.stopWaitUntil = start + stopTimingWait }
-        var wait = start < state.stopWaitUntil
-        if wait { wait = !hasFreshTiming(&state, box: box) }
-        if wait {
-            if state.timing == nil { requestTiming(&state, stream: stream, now: start) }
-            let left = Int32(truncatingIfNeeded: (state.stopWaitUntil - start) / 1000)
-            runMainloop(&state, box: box, timeout: left, shared: shared)
-            return
-        }
-    }
+    guard stopWaits else { return false }
+    // The fade must start where the server is: with no recent timing reply taken while the
+    // stream plays (a new stream, one just uncorked), ask for one and wait for it, a few
+    // milliseconds, rather than cut at a guessed frame. The sound plays on meanwhile. (A
+    // stream that ran dry has nothing left to fade: no wait.)
+    let start = RealTime.monotonicNanoseconds()
+    if state.stopWaitUntil == 0 { state.stopWaitUntil = start + stopTimingWait }
+    var wait = start < state.stopWaitUntil
+    if wait { wait = !hasFreshTiming(&state, box: box) }
+    guard wait else { return false }
+    if state.timing == nil { requestTiming(&state, stream: box.pointee.stream, now: start) }
+    let left = Int32(truncatingIfNeeded: (state.stopWaitUntil - start) / 1000)
+    runMainloop(&state, box: box, timeout: left, shared: shared)
+    return true
+}
+
+/// Answers the ring's requests: a STOP's fade placed over what the server has not read yet, new
+/// frames written (uncorking the stream). Whether anything was to be written.
+@_noLocks
+private func answerRequests(
+    _ state: inout PulseRenderState, box: UnsafeMutablePointer<PulseStream>, ring: SampleRing, shared: RenderShared
+) -> Bool {
     // The fade of a STOP replaces what is queued from the first frame the server has surely not
     // read yet, in place: written over the same stream positions, it continues the sound exactly
     // wherever playback is, and silence replaces the rest. (A flush would move the server's write
@@ -169,70 +200,80 @@ private func pulseStep(
         }
     }
     let pending = requests.available > 0 || state.core.isFading
-    if pending {
-        if requests.available > 0 && (state.corkAt != 0 || box.pointee.signals.pointee.underflow) {
-            // The stream ran dry and starts again: to the server this is a new start, like an
-            // uncork, so a STOP soon after waits for a timing reply taken since (one from before
-            // says where it was reading silence, and a fade placed by it cut the sound on
-            // pipewire-pulse), and one is asked for at once.
-            state.uncorkedAt = RealTime.wallMicroseconds()
-            state.timingAskedAt = 0
-        }
+    if pending { writeRequested(&state, box: box, available: requests.available, unread: unread, ring: ring) }
+    return pending
+}
+
+/// Writes the fade or `available` new frames, uncorking the stream first; new frames go over the
+/// silence a STOP left queued, from `unread` (the first frame the server has surely not read) at
+/// the earliest.
+@_noLocks
+private func writeRequested(
+    _ state: inout PulseRenderState, box: UnsafeMutablePointer<PulseStream>, available: UInt64, unread: UInt64,
+    ring: SampleRing
+) {
+    if available > 0 && (state.corkAt != 0 || box.pointee.signals.pointee.underflow) {
+        // The stream ran dry and starts again: to the server this is a new start, like an
+        // uncork, so a STOP soon after waits for a timing reply taken since (one from before
+        // says where it was reading silence, and a fade placed by it cut the sound on
+        // pipewire-pulse), and one is asked for at once.
+        state.uncorkedAt = RealTime.wallMicroseconds()
+        state.timingAskedAt = 0
+    }
+    state.corkAt = 0
+    // New frames: the stream is no longer dry (an underflow reported before them is stale).
+    if available > 0 { box.pointee.signals.pointee.underflow = false }
+    if state.corked {
+        RealTimePulse.cork(box.pointee.stream, false)
+        state.corked = false
+        state.uncorkedAt = RealTime.wallMicroseconds()
+        // Where the server reads is asked at once, so that a STOP soon after finds it known.
+        state.timingAskedAt = 0
+    }
+    if available > 0 && state.silenceFrom < state.written {
+        // A STOP left silence queued: the new sound goes over it, as early as is safe.
+        let target = max(state.silenceFrom, unread)
+        state.silenceFrom = .max
+        writeFrames(&state, box: box, available: available, ring: ring, at: target)
+    } else {
+        writeFrames(&state, box: box, available: available, ring: ring, at: nil)
+    }
+}
+
+/// Corks a stream the server has read to its end once what it mixed has played out of the sink.
+@_noLocks
+private func corkWhenPlayedOut(_ state: inout PulseRenderState, box: UnsafeMutablePointer<PulseStream>, now: UInt64) {
+    let stream = box.pointee.stream
+    if box.pointee.signals.pointee.underflow {
+        box.pointee.signals.pointee.underflow = false
+        // The server has read everything; what it mixed already plays out of the sink first.
+        var sinkLatency: UInt64 = 0
+        if let timing = RealTimePulse.timing(stream) { sinkLatency = timing.sink_usec }
+        state.corkAt = now + (sinkLatency < 500_000 ? sinkLatency : 500_000) * 1000 + 10_000_000
+    }
+    if state.corkAt != 0 && now >= state.corkAt {
+        // A corked stream costs no wakeups, here or in the server.
+        RealTimePulse.cork(stream, true)
+        state.corked = true
         state.corkAt = 0
-        // New frames: the stream is no longer dry (an underflow reported before them is stale).
-        if requests.available > 0 { box.pointee.signals.pointee.underflow = false }
-        if state.corked {
-            RealTimePulse.cork(stream, false)
-            state.corked = false
-            state.uncorkedAt = RealTime.wallMicroseconds()
-            // Where the server reads is asked at once, so that a STOP soon after finds it known.
-            state.timingAskedAt = 0
-        }
-        if requests.available > 0 && state.silenceFrom < state.written {
-            // A STOP left silence queued: the new sound goes over it, as early as is safe.
-            let target = max(state.silenceFrom, unread)
-            state.silenceFrom = .max
-            writeFrames(&state, box: box, available: requests.available, ring: ring, at: target)
-        } else {
-            writeFrames(&state, box: box, available: requests.available, ring: ring, at: nil)
-        }
     }
+}
 
-    let now = RealTime.monotonicNanoseconds()
-    if !state.corked && !pending {
-        if box.pointee.signals.pointee.underflow {
-            box.pointee.signals.pointee.underflow = false
-            // The server has read everything; what it mixed already plays out of the sink first.
-            var sinkLatency: UInt64 = 0
-            if let timing = RealTimePulse.timing(stream) { sinkLatency = timing.sink_usec }
-            state.corkAt = now + (sinkLatency < 500_000 ? sinkLatency : 500_000) * 1000 + 10_000_000
-        }
-        if state.corkAt != 0 && now >= state.corkAt {
-            // A corked stream costs no wakeups, here or in the server.
-            RealTimePulse.cork(stream, true)
-            state.corked = true
-            state.corkAt = 0
-        }
-    }
-    if !state.corked { askForTiming(&state, stream: stream, now: now, period: box.pointee.timingFrames, rate: box.pointee.sampleRate) }
-    let queuedNow =
-        state.corked
-        ? 0
-        : queuedFrames(
-            box, written: state.written, handedOver: state.core.handedOver, wokeAt: state.uncorkedAt,
-            taken: learnedStep(state))
-    publishStreamPosition(&state.core, queued: queuedNow, running: !state.corked, ring: ring, shared: shared)
-
-    // While sound plays, the server's requests wake us; at the latest after two of them (should
-    // one not come), to publish the position and ask where the server reads (the control thread
-    // times events from the published clock in between); when a cork is due, then; in silence,
-    // only for the server or our eventfd.
+/// Waits in the stream's main loop. While sound plays, the server's requests wake us; at the
+/// latest after two of them (should one not come), to publish the position and ask where the
+/// server reads (the control thread times events from the published clock in between); when a
+/// cork is due, then; in silence, only for the server or our eventfd.
+@_noLocks
+private func waitForServer(
+    _ state: inout PulseRenderState, box: UnsafeMutablePointer<PulseStream>, pending: Bool, queued: UInt64,
+    now: UInt64, shared: RenderShared
+) {
     var timeout: Int32 = -1
     if !state.corked {
         timeout = Int32(box.pointee.timingFrames * 1_000_000 / box.pointee.sampleRate)
         if state.corkAt > now {
             let untilCork = Int32(truncatingIfNeeded: (state.corkAt - now) / 1000)
-            if !pending && queuedNow == 0 { timeout = untilCork }
+            if !pending && queued == 0 { timeout = untilCork }
         }
     }
     runMainloop(&state, box: box, timeout: timeout, shared: shared)

@@ -37,7 +37,8 @@ struct PulseStream: ~Copyable {
     /// stream rewrites it: a STOP's fade can then start where the listener is, before the server's
     /// read index, and the server takes back what its sink mixed past that. Until the stream moves
     /// to another sink (``StreamSignals``). See ``Cleanup/sinkRewinds(until:)``.
-    let sinkRewinds: Bool    /// At most how many frames a server that does not rewind takes at a cycle before the first
+    let sinkRewinds: Bool
+    /// At most how many frames a server that does not rewind takes at a cycle before the first
     /// steps are seen: pipewire-pulse makes the stream's latency, which bounds its graph's quantum,
     /// what the granted target buffer holds beyond two requests.
     let readStepBound: Int
@@ -60,6 +61,48 @@ struct PulseStream: ~Copyable {
         server: String?, sink: String?, sampleRate: Int, periodFrames: Int, bufferFrames: Int, wakeFD: Int32,
         deadline: UInt64
     ) throws(StreamError) {
+        let where_ = server.map { "'\($0)'" } ?? "the session's sound server"
+        var cleanup = try Self.connect(to: server, named: where_, until: deadline)
+        let pipeWire = try cleanup.isPipeWire(until: deadline)
+        // Timing is asked for by the render thread while the stream plays (no automatic updates,
+        // which go on while it is corked). A small buffer; playback starts with the first frame
+        // written (a key echo shorter than any threshold must still start). PulseAudio asks for a
+        // quarter of it at a time: each request wakes the render thread, and requests of a period
+        // (10 ms) cost 100 wakeups a second for nothing. pipewire-pulse keeps a period: it derives
+        // the stream's latency, and so its graph's quantum, from the request size.
+        let request = pipeWire ? periodFrames : max(periodFrames, bufferFrames / 4)
+        let frameBytes = UInt32(MemoryLayout<Int16>.size)
+        let asked = pa_buffer_attr(
+            maxlength: UInt32.max, tlength: UInt32(bufferFrames) * frameBytes, prebuf: frameBytes,
+            minreq: UInt32(request) * frameBytes, fragsize: UInt32.max)
+        let stream = try Self.openPlayback(
+            &cleanup, on: sink, of: where_, sampleRate: sampleRate, attributes: asked, until: deadline)
+        let sinkRewinds = pipeWire ? false : try cleanup.sinkRewinds(until: deadline)
+        signals = Self.watchSignals(of: stream)
+        wakeEvent = Self.watch(wakeFD, api: pa_mainloop_get_api(cleanup.mainloop))
+        let granted = pa_stream_get_buffer_attr(stream)?.pointee ?? asked
+        self.bufferFrames = max(Int(granted.tlength / frameBytes), periodFrames)
+        let beyondRequests = Int(granted.tlength / frameBytes) - 2 * Int(granted.minreq / frameBytes)
+        self.readStepBound = max(beyondRequests, periodFrames)
+        self.rewindsOnRewrite = !pipeWire
+        self.sinkRewinds = sinkRewinds
+        // The server asks for its granted `minreq` at a time.
+        let requestFrames = max(Int(granted.minreq / frameBytes), periodFrames)
+        // (pipewire-pulse is asked every period, as it always was: asked every other request, a
+        // fade placed from an older reply started a quantum later there, and marks were
+        // published less often; both went 6 ms later.)
+        self.timingFrames = pipeWire ? periodFrames : 2 * requestFrames
+        self.mainloop = cleanup.mainloop
+        self.context = cleanup.context
+        self.stream = stream
+        self.sampleRate = sampleRate
+        self.periodFrames = periodFrames
+    }
+
+    /// A main loop and a context connected to `server` (described as `where_` in errors).
+    private static func connect(to server: String?, named where_: String, until deadline: UInt64) throws(StreamError)
+        -> Cleanup
+    {
         guard let mainloop = pa_mainloop_new() else { throw StreamError("libpulse cannot create a main loop") }
         let api = pa_mainloop_get_api(mainloop)
         let properties = pa_proplist_new()
@@ -72,7 +115,6 @@ struct PulseStream: ~Copyable {
             throw StreamError("libpulse cannot create a context")
         }
         var cleanup = Cleanup(mainloop: mainloop, context: context)
-        let where_ = server.map { "'\($0)'" } ?? "the session's sound server"
         guard pa_context_connect(context, server, PA_CONTEXT_NOAUTOSPAWN, nil) >= 0 else {
             let reason = String(cString: pa_strerror(pa_context_errno(context)))
             cleanup.close()
@@ -85,8 +127,16 @@ struct PulseStream: ~Copyable {
             default: false
             }
         }
+        return cleanup
+    }
 
-        let pipeWire = try cleanup.isPipeWire(until: deadline)
+    /// A playback stream on `sink` (nil: the server's choice) asking for `attributes`, corked
+    /// until the first frames, ready; left in `cleanup` so that a later failure closes it too.
+    private static func openPlayback(
+        _ cleanup: inout Cleanup, on sink: String?, of where_: String, sampleRate: Int, attributes: pa_buffer_attr,
+        until deadline: UInt64
+    ) throws(StreamError) -> OpaquePointer {
+        let context = cleanup.context
         var spec = pa_sample_spec(format: PA_SAMPLE_S16LE, rate: UInt32(sampleRate), channels: 1)
         // The role on the stream itself, which role policies (module-role-ducking, -cork) read.
         let streamProperties = pa_proplist_new()
@@ -100,17 +150,7 @@ struct PulseStream: ~Copyable {
             throw StreamError("\(where_) refused a \(sampleRate) Hz mono stream (\(reason))")
         }
         cleanup.stream = stream
-        let frameBytes = UInt32(MemoryLayout<Int16>.size)
-        // Timing is asked for by the render thread while the stream plays (no automatic updates,
-        // which go on while it is corked). A small buffer; playback starts with the first frame
-        // written (a key echo shorter than any threshold must still start). PulseAudio asks for a
-        // quarter of it at a time: each request wakes the render thread, and requests of a period
-        // (10 ms) cost 100 wakeups a second for nothing. pipewire-pulse keeps a period: it derives
-        // the stream's latency, and so its graph's quantum, from the request size.
-        let request = pipeWire ? periodFrames : max(periodFrames, bufferFrames / 4)
-        var attributes = pa_buffer_attr(
-            maxlength: UInt32.max, tlength: UInt32(bufferFrames) * frameBytes, prebuf: frameBytes,
-            minreq: UInt32(request) * frameBytes, fragsize: UInt32.max)
+        var attributes = attributes
         let flags = pa_stream_flags_t(
             rawValue: PA_STREAM_INTERPOLATE_TIMING.rawValue | PA_STREAM_ADJUST_LATENCY.rawValue
                 | PA_STREAM_START_CORKED.rawValue)
@@ -128,9 +168,12 @@ struct PulseStream: ~Copyable {
             default: false
             }
         }
+        return stream
+    }
 
-        let sinkRewinds = pipeWire ? false : try cleanup.sinkRewinds(until: deadline)
-        signals = .allocate(capacity: 1)
+    /// The flags `stream`'s callbacks raise for the render thread, preallocated.
+    private static func watchSignals(of stream: OpaquePointer) -> UnsafeMutablePointer<StreamSignals> {
+        let signals = UnsafeMutablePointer<StreamSignals>.allocate(capacity: 1)
         signals.initialize(to: StreamSignals())
         pa_stream_set_underflow_callback(
             stream,
@@ -142,31 +185,19 @@ struct PulseStream: ~Copyable {
             { _, userdata in
                 userdata?.assumingMemoryBound(to: StreamSignals.self).pointee.moved = true
             }, signals)
-        // Reads the eventfd's counter, so the next write wakes the loop again.
-        wakeEvent = wakeFD < 0 ? nil : api?.pointee.io_new(
+        return signals
+    }
+
+    /// Watches the render thread's eventfd in the main loop (none for a probe), reading its
+    /// counter so that the next write wakes the loop again.
+    private static func watch(_ wakeFD: Int32, api: UnsafeMutablePointer<pa_mainloop_api>?) -> OpaquePointer? {
+        guard wakeFD >= 0 else { return nil }
+        return api?.pointee.io_new(
             api, wakeFD, PA_IO_EVENT_INPUT,
             { _, _, fd, _, _ in
                 var counter: UInt64 = 0
                 _ = read(fd, &counter, MemoryLayout<UInt64>.size)
             }, nil)
-        let grantedAttributes = pa_stream_get_buffer_attr(stream)?.pointee ?? attributes
-        let granted = grantedAttributes.tlength
-        self.bufferFrames = max(Int(granted / frameBytes), periodFrames)
-        let beyondRequests = Int(granted / frameBytes) - 2 * Int(grantedAttributes.minreq / frameBytes)
-        self.readStepBound = max(beyondRequests, periodFrames)
-        self.rewindsOnRewrite = !pipeWire
-        self.sinkRewinds = sinkRewinds
-        // The server asks for its granted `minreq` at a time.
-        let requestFrames = max(Int(grantedAttributes.minreq / frameBytes), periodFrames)
-        // (pipewire-pulse is asked every period, as it always was: asked every other request, a
-        // fade placed from an older reply started a quantum later there, and marks were
-        // published less often; both went 6 ms later.)
-        self.timingFrames = pipeWire ? periodFrames : 2 * requestFrames
-        self.mainloop = mainloop
-        self.context = context
-        self.stream = stream
-        self.sampleRate = sampleRate
-        self.periodFrames = periodFrames
     }
 
     deinit {

@@ -28,10 +28,6 @@ public final class Synthesizer: Sendable {
     /// The neural models, loaded off this thread.
     public let neuralModels: NeuralModelStore
     private let japaneseDictionary: String?
-    /// Segments longer than this are aborted when cancelled; shorter ones run to their end.
-    static let abortableSegmentBytes = 4096
-    /// At most this many zero samples are dropped from the start of a message (15 ms at 22,050 Hz).
-    static let trimmableLeadingSilence = 331
 
     /// Takes over `engine`: from `start()` on, only the synth thread uses it. Reports wake
     /// `controlWake`. Japanese is read with the MeCab dictionary in `japaneseDictionary` (nil:
@@ -115,7 +111,7 @@ public final class Synthesizer: Sendable {
     }
 
     private func run() {
-        let engine = engineBox.engine
+        let espeak = EspeakSegments(engine: engineBox.engine, logger: logger)
         var clips = ClipCache()
         let readers = TextReaders(logger: logger, japaneseDictionary: japaneseDictionary)
         var models = NeuralModels(store: neuralModels)
@@ -144,22 +140,33 @@ public final class Synthesizer: Sendable {
             let words = job.reportsWords ? WordAligner(text: SSMLReader.textContent(of: job.ssml)) : nil
             events.withLock { $0.words = words }
             let start = beginJob(job)
-            if job.soundFiles.isEmpty, let voice = job.neural {
+            if !job.soundFiles.isEmpty {
+                play(job, from: start, clips: &clips, sampleRate: espeak.sampleRate)
+            } else if let voice = job.neural {
                 models.isCancelled = { self.isCancelled(job.id) }
-                let spoken = performNeural(
-                    job, voice: voice, from: start, engine: engine, models: &models, clips: &clips)
-                models.putDown()
-                if !spoken {
-                    var plain = job
-                    plain.neural = nil
-                    perform(plain, from: start, engine: engine, clips: &clips, readers: readers)
+                switch models.model(for: voice) {
+                case .success((let model, let control)):
+                    let piper = PiperSegments(model: model, control: control, espeak: espeak.engine, run: neuralRun, logger: logger)
+                    speak(job, segments: job.segmenter.segments(of: job.ssml), from: start, engine: piper, espeak: espeak, clips: &clips)
+                case .failure(let error):
+                    logger.error("neural voice unavailable, the message is spoken by \(job.engineVoice): \(error)")
+                    speak(job, from: start, espeak: espeak, readers: readers, clips: &clips)
                 }
-            } else if job.soundFiles.isEmpty {
-                perform(job, from: start, engine: engine, clips: &clips, readers: readers)
+                models.putDown()
             } else {
-                play(job, from: start, clips: &clips, sampleRate: engine.sampleRate)
+                speak(job, from: start, espeak: espeak, readers: readers, clips: &clips)
             }
         }
+    }
+
+    /// Speaks `job` with its espeak-ng voice, its text read by `readers` where the voice cannot
+    /// read it as written (Japanese kanji, Mandarin Han).
+    private func speak(
+        _ job: SynthesisJob, from start: UInt64, espeak: EspeakSegments, readers: TextReaders, clips: inout ClipCache
+    ) {
+        let segments = job.segmenter.segments(of: job.ssml, reader: readers)
+        readers.logProblems()
+        speak(job, segments: segments, from: start, engine: espeak, espeak: espeak, clips: &clips)
     }
 
     /// Starts the job's audio; returns its start position. Without a device it still starts (its
@@ -199,115 +206,9 @@ public final class Synthesizer: Sendable {
         return events.withLock { $0.words?.spread(text, over: count, job: job.id, from: start) } ?? []
     }
 
-    /// Writes `milliseconds` of silence for `job`; false once it is cancelled.
-    func writeSilence(_ milliseconds: Int, for job: SynthesisJob, writer: inout JobWriter, sampleRate: Int)
-        -> Bool
-    {
-        guard milliseconds > 0 else { return true }
-        let silence = [Int16](repeating: 0, count: milliseconds * sampleRate / 1000)
-        report([.progress(job: job.id, position: sink.writePosition + UInt64(silence.count))])
-        _ = silence.withUnsafeBufferPointer { writer.write($0, isCancelled: { self.isCancelled(job.id) }) }
-        return !isCancelled(job.id)
-    }
-
-    private func perform(
-        _ job: SynthesisJob, from jobStart: UInt64, engine: EspeakEngine, clips: inout ClipCache,
-        readers: TextReaders
-    ) {
-        do {
-            try engine.setVoice(job.engineVoice, variant: job.variant)
-        } catch {
-            logger.warning("\(error); keeping the previous voice")
-        }
-        engine.apply(job.parameters)
-
-        let segments = job.segmenter.segments(of: job.ssml, reader: readers)
-        readers.logProblems()
-        var writer = JobWriter(job: job, sink: sink)
-        guard writeSilence(job.leadingSilence, for: job, writer: &writer, sampleRate: engine.sampleRate) else { return }
-        let start = job.leadingSilence > 0 ? sink.writePosition : jobStart
-        // The start comes first so that marks before the first word are heard with it.
-        report([.audioStart(job: job.id, position: start)])
-        for (index, segment) in segments.enumerated() {
-            var placer = MarkPlacer(
-                job: job.id, segment: segment, base: sink.writePosition, placesWords: job.reportsWords)
-            var pending = placer.leadingMarks()
-            if segment.leadingSilence > 0 {
-                // Marks before the break are reported at its start: they were reached before it.
-                report(pending)
-                pending.removeAll()
-                guard writeSilence(segment.leadingSilence, for: job, writer: &writer, sampleRate: engine.sampleRate)
-                else { return }
-                placer.rebase(to: sink.writePosition)
-            }
-            if let source = segment.sound,
-                let clip = sound(
-                    source, of: job, clips: &clips, sampleRate: engine.sampleRate, hasFallback: segment.markup != nil)
-            {
-                pending += clipWords(segment, of: job, count: clip.samples.count)
-                pending.append(.progress(job: job.id, position: sink.writePosition + UInt64(clip.samples.count)))
-                report(pending)
-                pending.removeAll()
-                _ = clip.samples.withUnsafeBufferPointer { samples in
-                    writer.write(samples, isCancelled: { self.isCancelled(job.id) })
-                }
-            } else if let markup = segment.markup {
-                // libespeak-ng 1.51 leaks about 1.3 KB when a synthesis is aborted in its last clause
-                // (reproduced in C; a storm of paused messages grew by 450 bytes a message). A short
-                // segment is therefore run to its end, its samples dropped: that costs a few
-                // milliseconds of CPU. Only a long one is aborted. (Closing the clause with <s>
-                // also avoids the leak but delays the first audible sample by 39 ms: measured.)
-                let finishesWhenCancelled = markup.utf8.count <= Self.abortableSegmentBytes
-                selectVoice(for: segment, of: job, engine: engine)
-                // A sentence pause before the next segment, unless a sound follows at once or the
-                // sentence goes on in another voice.
-                let pauseAtEnd = index < segments.count - 1 && segments[index + 1].sound == nil && segment.pausesAtEnd
-                // libespeak-ng starts every utterance with 12 ms of exact zeros. At the start of a
-                // message they only delay the first sound the user hears, and where a sentence goes
-                // on in another voice they are a gap inside it, so up to that much digital silence
-                // is dropped there (an SSML break is longer and stays).
-                var trimmed = 0
-                var trimming = sink.writePosition == start || segment.continuesSentence
-                engine.synthesize(ssml: markup, pauseAtEnd: pauseAtEnd, reportsWords: job.reportsWords) {
-                    chunk, engineEvents in
-                    guard !self.isCancelled(job.id) else { return finishesWhenCancelled }
-                    var samples = chunk
-                    if trimming {
-                        let zeros = min(
-                            samples.firstIndex { $0 != 0 } ?? samples.count, Self.trimmableLeadingSilence - trimmed)
-                        samples = UnsafeBufferPointer(rebasing: samples[zeros...])
-                        trimmed += zeros
-                        trimming = samples.isEmpty && trimmed < Self.trimmableLeadingSilence
-                    }
-                    // Marks are reported before their samples are written, so playback limited to the
-                    // reported progress can never pass a mark nobody has seen yet (PAUSE relies on it).
-                    pending += placer.place(
-                        engineEvents, chunkStart: self.sink.writePosition, count: samples.count, trimmed: trimmed)
-                    self.report(pending)
-                    pending.removeAll(keepingCapacity: true)
-                    return writer.write(samples, isCancelled: { self.isCancelled(job.id) }) || finishesWhenCancelled
-                }
-            }
-            guard !isCancelled(job.id) else { return }
-            report(pending + placer.finish(at: sink.writePosition))
-        }
-        guard !isCancelled(job.id) else { return }
-        guard writeSilence(job.trailingSilence, for: job, writer: &writer, sampleRate: engine.sampleRate) else { return }
-        report([.end(job: job.id, position: sink.writePosition)])
-    }
 }
 
 extension Synthesizer {
-    /// Sets the voice of the segment's language (another voice's for switched text), else the job's.
-    func selectVoice(for segment: SpeechSegment, of job: SynthesisJob, engine: EspeakEngine) {
-        let name = segment.language.flatMap { job.languageVoices[$0.lowercased()] } ?? job.engineVoice
-        do {
-            try engine.setVoice(name, variant: job.variant)
-        } catch {
-            logger.warning("\(error); keeping the previous voice")
-        }
-    }
-
     /// The clip an `<audio src>` names, or nil (logged) when none of its candidate files plays.
     func sound(
         _ source: String, of job: SynthesisJob, clips: inout ClipCache, sampleRate: Int, hasFallback: Bool
