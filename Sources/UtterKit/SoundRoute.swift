@@ -1,4 +1,5 @@
 import ALSAOutput
+import AudioStream
 package import Configuration
 package import Logging
 
@@ -53,6 +54,18 @@ extension SoundSession {
 
         /// The sound server whose plugin ALSA's device is, when the route stands in for one.
         package var pluginServer: String? { plugin?.server.rawValue }
+
+        /// The client library of the route's sound server (`libpulse`); nil when it plays ALSA's device.
+        package var library: String? { SoundSession.server(for: backend)?.library }
+
+        /// Why the route's output does not open now (it is opened once and closed: the server, or
+        /// ALSA's device `alsa`), or nil when it does: what `utter status` reports.
+        package func problem(alsa: ALSADevice) -> String? {
+            if let server = SoundSession.server(for: backend) {
+                return server.probe(address: plugin?.address).map { "\($0)" }
+            }
+            return DeviceProbe.check(alsa.identity).map(\.reason)
+        }
 
         /// Says in `logger` that the route plays ALSA's device `device` through its server's own
         /// API, and what of the plugin it does not follow; nothing when there is no plugin.
