@@ -1,11 +1,6 @@
-import ALSAOutput
-import AudioStream
-import PipeWireOutput
-import PulseOutput
 import AudioSinks
 import Configuration
 public import Logging
-import SoundFiles
 import Speech
 import Synchronization
 import System
@@ -72,54 +67,19 @@ public final class Speaker: Sendable {
                 loadedLimit: configuration.neuralVoicesLoaded, idleSeconds: configuration.neuralIdleSeconds)
             if case .file = output { neural.readyWait = .max }
             pipeline = try SpeechPipeline(engine: engine, logger: logger, neural: neural) { wake, sampleRate in
-                switch output {
-                case .device(let name, let alsaText):
-                    let device = name ?? "default"
-                    let audio = try ALSASink(
-                        configuration: ALSADevice(name: device, configurationText: alsaText)
-                            .audioConfiguration(sampleRate: sampleRate, configuration: configuration),
-                        controlWake: wake)
-                    do {
-                        try audio.prepare()
-                    } catch {
-                        throw SpeakerError.deviceUnavailable(device: device, reason: "\(error)")
-                    }
-                    return audio
-                case .pulseAudio(let server):
-                    let sink: StreamSink
-                    do {
-                        sink = try SoundSession.sink(
-                            on: PulseOutput.self, configuration: configuration, sampleRate: sampleRate, wake: wake,
-                            address: server)
-                        try sink.prepare()
-                    } catch {
-                        throw SpeakerError.deviceUnavailable(
-                            device: server ?? "the session's sound server", reason: "\(error)")
-                    }
-                    return sink
-                case .pipeWire(let remote):
-                    let sink: StreamSink
-                    do {
-                        sink = try SoundSession.sink(
-                            on: PipeWireOutput.self, configuration: configuration, sampleRate: sampleRate, wake: wake,
-                            address: remote)
-                        try sink.prepare()
-                    } catch {
-                        throw SpeakerError.deviceUnavailable(device: remote ?? "the session's PipeWire", reason: "\(error)")
-                    }
-                    return sink
-                case .file(let path):
-                    do {
-                        return RenderedSink(
-                            store: try SoundFileStore(path: path, sampleRate: sampleRate), sampleRate: sampleRate,
-                            wake: wake)
-                    } catch let error as SoundFileError {
-                        throw SpeakerError.fileNotWritable(path: path, reason: error.reason)
-                    }
+                let sink = try SoundSession.sink(
+                    for: output.sound, configuration: configuration, sampleRate: sampleRate, wake: wake)
+                do {
+                    try sink.prepare()
+                } catch {
+                    throw SoundOutput.Failure.unavailable(reason: "\(error)")
                 }
+                return sink
             }
-        } catch let error as SpeakerError {
-            throw error
+        } catch SoundOutput.Failure.unavailable(let reason) {
+            throw .deviceUnavailable(device: output.name, reason: reason)
+        } catch SoundOutput.Failure.fileNotWritable(let reason) {
+            throw .fileNotWritable(path: output.name, reason: reason)
         } catch {
             throw .engineUnavailable("\(error)")
         }
@@ -218,6 +178,26 @@ extension Speaker.Output {
         case .pipewire: .pipeWire()
         case .pulse: .pulseAudio()
         default: .device()
+        }
+    }
+
+    /// Where the engine sends the speech.
+    var sound: SoundOutput {
+        switch self {
+        case .device(let name, let alsaText): .alsa(ALSADevice(name: name ?? "default", configurationText: alsaText))
+        case .pulseAudio(let server): .soundServer(.pulse, address: server)
+        case .pipeWire(let remote): .soundServer(.pipewire, address: remote)
+        case .file(let path): .file(path: path)
+        }
+    }
+
+    /// What an error calls it: the device, server or file.
+    var name: String {
+        switch self {
+        case .device(let name, _): name ?? "default"
+        case .pulseAudio(let server): server ?? "the session's sound server"
+        case .pipeWire(let remote): remote ?? "the session's PipeWire"
+        case .file(let path): path
         }
     }
 }

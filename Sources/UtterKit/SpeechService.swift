@@ -90,15 +90,9 @@ package final class SpeechService {
             neural: NeuralModelStore.Settings(
                 loadedLimit: configuration.neuralVoicesLoaded, idleSeconds: configuration.neuralIdleSeconds)
         ) { wake, sampleRate in
-            if let server = SoundSession.server(for: route.backend) {
-                return try SoundSession.sink(
-                    on: server, configuration: configuration, sampleRate: sampleRate, wake: wake,
-                    address: route.plugin?.address, sink: route.plugin?.sink)
-            }
-            let sink = try ALSASink(
-                configuration: alsa().audioConfiguration(sampleRate: sampleRate, configuration: configuration),
-                controlWake: wake)
-            device = sink
+            let sink = try SoundSession.sink(
+                for: route.output(alsa: alsa), configuration: configuration, sampleRate: sampleRate, wake: wake)
+            device = sink as? ALSASink
             return sink
         }
         self.alsa = device
