@@ -1,7 +1,5 @@
-import AudioSinks
 import Configuration
 public import Logging
-import Speech
 import Synchronization
 import System
 import Voices
@@ -55,27 +53,16 @@ public final class Speaker: Sendable {
     /// that cannot be read, a sound server that fails) is logged to `logger`.
     public init(output: Output, logger: Logger = Logger(label: "utter")) throws(SpeakerError) {
         let configuration = UtterConfiguration()
-        let (engine, all) = try Self.engineAndVoices(configuration: configuration, logger: logger)
+        let engine = try Self.engine()
+        let all = try Self.voices(of: engine, configuration: configuration, logger: logger)
         let catalogue = VoiceCatalogue(voices: all)
         factory = JobFactory(configuration: configuration, catalogue: catalogue)
         voices = all.map(VoiceDescription.init)
 
         let pipeline: SpeechPipeline
         do {
-            // A file has no listener waiting: its speech waits for the model however long it loads.
-            var neural = NeuralModelStore.Settings(
-                loadedLimit: configuration.neuralVoicesLoaded, idleSeconds: configuration.neuralIdleSeconds)
-            if case .file = output { neural.readyWait = .max }
-            pipeline = try SpeechPipeline(engine: engine, logger: logger, neural: neural) { wake, sampleRate in
-                let sink = try SoundSession.sink(
-                    for: output.sound, configuration: configuration, sampleRate: sampleRate, wake: wake)
-                do {
-                    try sink.prepare()
-                } catch {
-                    throw SoundOutput.Failure.unavailable(reason: "\(error)")
-                }
-                return sink
-            }
+            pipeline = try SpeechPipeline(
+                engine: engine, output: output.sound, configuration: configuration, logger: logger, opening: true)
         } catch SoundOutput.Failure.unavailable(let reason) {
             throw .deviceUnavailable(device: output.name, reason: reason)
         } catch SoundOutput.Failure.fileNotWritable(let reason) {
@@ -83,7 +70,6 @@ public final class Speaker: Sendable {
         } catch {
             throw .engineUnavailable("\(error)")
         }
-        if case .device = output { pipeline.idleSeconds = configuration.audioIdleSeconds }
         let inbox: Inbox
         do {
             inbox = try Inbox()
@@ -146,27 +132,29 @@ extension Speaker {
     /// Every installed voice, without opening any output. Like a speaker, this needs the engine:
     /// it fails while a speaker exists in the process (use its ``voices`` then).
     public static func installedVoices(logger: Logger = Logger(label: "utter")) throws(SpeakerError) -> [VoiceDescription] {
-        try engineAndVoices(configuration: UtterConfiguration(), logger: logger).voices.map(
-            VoiceDescription.init)
+        try voices(of: engine(), configuration: UtterConfiguration(), logger: logger).map(VoiceDescription.init)
     }
 
-    /// The engine, and every voice: espeak-ng's and the clip voices in the voice folders.
-    fileprivate static func engineAndVoices(
-        configuration: UtterConfiguration, logger: Logger
-    ) throws(SpeakerError) -> (engine: EspeakEngine, voices: [Voice]) {
-        let engine: EspeakEngine
+    /// The engine, loaded: there is one in a process at a time.
+    fileprivate static func engine() throws(SpeakerError) -> VoiceEngine {
         do {
-            engine = try EspeakEngine()
+            return try VoiceEngine()
         } catch {
             throw .engineUnavailable("\(error)")
         }
+    }
+
+    /// Every voice: `engine`'s and the clip and neural voices in the voice folders.
+    fileprivate static func voices(
+        of engine: borrowing VoiceEngine, configuration: UtterConfiguration, logger: Logger
+    ) throws(SpeakerError) -> [Voice] {
         let espeakVoices = engine.voices()
         let clipVoices = VoiceLibrary.clipVoices(configuration: configuration, espeakVoices: espeakVoices, logger: logger)
         let all =
             espeakVoices + clipVoices
             + NeuralVoiceLibrary.voices(configuration: configuration, taken: espeakVoices + clipVoices, logger: logger)
         guard !all.isEmpty else { throw .noVoices }
-        return (engine, all)
+        return all
     }
 }
 

@@ -177,7 +177,7 @@ extension ModuleServer {
     /// Hands the state machine every event whose sample has been heard.
     func pumpPlayback() {
         guard let speech = runtime?.speech else { return }
-        speech.pump(afterReceiving: { if machine.isPausePending { limitPlaybackForPause() } }) { event in
+        speech.pumpMessages(afterReceiving: { if machine.isPausePending { limitPlaybackForPause() } }) { event in
             let job = event.job
             guard machine.currentMessage == job else {
                 replayEvent(event)

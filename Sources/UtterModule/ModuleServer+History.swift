@@ -121,7 +121,7 @@ extension ModuleServer {
     }
 
     /// Takes a playback event of the replay: its end lets the device idle again.
-    func replayEvent(_ event: SpeechService.Event) {
+    func replayEvent(_ event: MessageEvent) {
         guard case .finished = event, event.job == replayJob, let speech = runtime?.speech else { return }
         speech.finish(through: event.job)
         replayJob = nil
