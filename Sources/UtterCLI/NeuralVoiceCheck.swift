@@ -2,7 +2,7 @@ import Configuration
 import OnnxRuntime
 import Piper
 import RegularFiles
-import UtterKit
+import UtterEngine
 import Voices
 
 /// What `utter voice check` finds in a Piper voice's folder: the JSON's keys and types, the phoneme

@@ -1,10 +1,11 @@
 import Configuration
-import OnnxRuntime
 import JapaneseReading
+import OnnxRuntime
 import RegularFiles
 import Scenario
 import SpeechDispatcherClient
 import System
+import UtterEngine
 import UtterKit
 
 /// One finding of `utter status`.

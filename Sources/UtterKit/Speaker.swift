@@ -2,6 +2,7 @@ import Configuration
 public import Logging
 import Synchronization
 import System
+import UtterEngine
 import Voices
 
 /// Speaks utterances with Utter's voices, to the audio device or into a sound file.

@@ -4,7 +4,7 @@ import Logging
 import ModuleProtocol
 import RegularFiles
 import System
-import UtterKit
+import UtterEngine
 import Voices
 
 extension ModuleServer {

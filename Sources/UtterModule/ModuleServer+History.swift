@@ -5,7 +5,7 @@ import Logging
 import ModuleProtocol
 import SSML
 import System
-import UtterKit
+import UtterEngine
 import Voices
 
 // A replay is the module's own message, which speech-dispatcher knows nothing of. It owns the

@@ -4,7 +4,7 @@ import Logging
 import ModuleProtocol
 import RegularFiles
 import System
-import UtterKit
+import UtterEngine
 import Voices
 
 /// The control thread: reads commands from speech-dispatcher, answers them, drives synthesis and

@@ -5,7 +5,7 @@ import Synchronization
 import System
 import TestSupport
 import Testing
-import UtterKit
+import UtterEngine
 import Voices
 
 /// Log lines kept for the test to read.

@@ -10,7 +10,7 @@ package import Voices
 /// The engine every front-end shares: the synth thread writing into a sample sink, and the
 /// tracker that hands out each event when its sample is heard.
 ///
-/// Used by one control thread (the module's poll loop, a ``Speaker``'s thread), which polls
+/// Used by one control thread (the module's poll loop, a `Speaker`'s thread), which polls
 /// ``wake`` and calls ``pump(afterReceiving:alsoWakeAt:_:)`` whenever it fires or ``deadline`` passes.
 package final class SpeechPipeline {
     /// Signalled by the synth thread and the sink whenever there may be something to pump.
