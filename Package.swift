@@ -161,21 +161,30 @@ let package = Package(
                 .product(name: "RealModule", package: "swift-numerics"),
             ],
             swiftSettings: upcoming),
-        // The public Swift API (Speaker), and the engine every front-end shares.
+        // The engine every front-end shares: the speech pipeline, the voice library, the job factory,
+        // and the sound session, the one place a backend is chosen.
         .target(
-            name: "UtterKit",
+            name: "UtterEngine",
             dependencies: [
                 "Speech", "AudioSinks", "AudioStream", "ALSAOutput", "PulseOutput", "PipeWireOutput", "SoundFiles", "Playback", "SSML", "Voices",
                 "Configuration", "ModuleProtocol", "RegularFiles", "System", "OnnxRuntime", "Piper",
                 .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: upcoming),
+        // The public Swift API, Speaker, on the engine.
+        .target(
+            name: "UtterKit",
+            dependencies: [
+                "UtterEngine", "Speech", "AudioSinks", "Playback", "SSML", "Voices", "Configuration", "ModuleProtocol", "System",
+                .product(name: "Logging", package: "swift-log"),
                 .product(name: "RealModule", package: "swift-numerics"),
             ],
             swiftSettings: upcoming),
-        // The SSIP front-end: speech-dispatcher's module protocol over UtterKit's engine.
+        // The SSIP front-end: speech-dispatcher's module protocol over the engine.
         .target(
             name: "UtterModule",
             dependencies: [
-                "UtterKit", "ModuleProtocol", "SSML", "Configuration", "Voices", "System", "RegularFiles", "History",
+                "UtterEngine", "ModuleProtocol", "SSML", "Configuration", "Voices", "System", "RegularFiles", "History",
                 .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: upcoming),
@@ -189,7 +198,7 @@ let package = Package(
         .target(
             name: "UtterCLI",
             dependencies: [
-                "UtterKit", "SpeechDispatcherClient", "Configuration", "RegularFiles",
+                "UtterKit", "UtterEngine", "SpeechDispatcherClient", "Configuration", "RegularFiles",
                 "System", "SSML",
                 "Voices", "SoundFiles", "Reading", "Sentences", "Scenario", "Piper", "OnnxRuntime", "JapaneseReading",
                 "History",
@@ -238,7 +247,7 @@ let package = Package(
         .testTarget(
             name: "UtterKitTests",
             dependencies: [
-                "UtterKit", "TestSupport", "System", "Configuration", "ModuleProtocol", "Voices",
+                "UtterKit", "UtterEngine", "TestSupport", "System", "Configuration", "ModuleProtocol", "Voices",
                 .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: upcoming),
@@ -261,7 +270,7 @@ let package = Package(
         .testTarget(
             name: "UtterModuleTests",
             dependencies: [
-                "sd_utter", "utter", "UtterModule", "UtterKit", "Speech", "System", "Voices", "ModuleProtocol",
+                "sd_utter", "utter", "UtterModule", "UtterEngine", "Speech", "System", "Voices", "ModuleProtocol",
                 "Configuration", "SSML", "OnnxRuntime", "History", "TestSupport",
                 .product(name: "Logging", package: "swift-log"),
             ],
@@ -278,7 +287,7 @@ let package = Package(
             name: "NeuralTests",
             dependencies: [
                 "OnnxRuntime", "Piper", "Speech", "AudioSinks", "Playback", "SSML", "System", "Voices", "TestSupport",
-                "UtterKit", "SoundFiles",
+                "UtterEngine", "SoundFiles",
                 .product(name: "Logging", package: "swift-log"),
             ],
             exclude: ["make_tiny_piper.py"], swiftSettings: upcoming),

@@ -30,7 +30,7 @@ package struct SinkRequest: Sendable {
 }
 
 /// A sound server's native backend on the stream core: one target implements it and one line in
-/// UtterKit's registry (`SoundSession.servers`) lists it, in the order `AudioBackend auto` tries them.
+/// UtterEngine's list (`SoundSession.servers`) lists it, in the order `AudioBackend auto` tries them.
 package protocol SoundServerBackend: Sendable {
     /// Its name as utter.conf's `AudioBackend` says it.
     static var name: String { get }

@@ -1,10 +1,11 @@
 import Configuration
-import OnnxRuntime
 import JapaneseReading
+import OnnxRuntime
 import RegularFiles
 import Scenario
 import SpeechDispatcherClient
 import System
+import UtterEngine
 import UtterKit
 
 /// One finding of `utter status`.
@@ -215,15 +216,15 @@ struct StatusReport {
                 "none found"
             }
         let alsaAsked = configuration.asksForALSA || settings?.outputMethod == "alsa"
-        let route = SoundSession.checkRoute(
-            configuration: configuration, device: device, alsaText: alsaText, alsaAsked: alsaAsked)
-        switch route.output {
-        case .soundServer(let api, let pluginOf):
+        let alsa = ALSADevice(name: device, configurationText: alsaText)
+        let route = SoundSession.Route(configuration: configuration, alsaAsked: alsaAsked) { alsa }
+        let problem = route.problem(alsa: alsa)
+        if let api = route.library {
             var how = "AudioBackend \(configuration.audioBackend.rawValue)"
-            if let pluginOf {
+            if let pluginOf = route.pluginServer {
                 how += ", for the ALSA device \"\(device)\" (\(source)), which is \(pluginOf)'s plugin: a STOP fades here, through the plugin it would cut"
             }
-            if let error = route.problem {
+            if let error = problem {
                 checks.append(
                     StatusCheck(
                         topic: "audio", level: .problem,
@@ -238,23 +239,21 @@ struct StatusReport {
                         message: "Utter plays through the session's sound server with \(api) (\(how)), which opens a stream; sound server: \(soundServer)."
                     ))
             }
-        case .alsa:
-            if let reason = route.problem {
-                checks.append(
-                    StatusCheck(
-                        topic: "audio", level: .problem,
-                        message: "The ALSA device \"\(device)\" (\(source)) does not open: \(reason).",
-                        fix:
-                            "'aplay -L' lists the devices: name one with AudioDevice in \(folders.shown(folders.userUtterConf)), or start your sound server (sound server: \(soundServer))."
-                    ))
-            } else {
-                checks.append(
-                    StatusCheck(
-                        topic: "audio", level: .ok,
-                        message:
-                            "Utter plays through ALSA on \"\(device)\" (\(source)), which opens; sound server: \(soundServer)."
-                    ))
-            }
+        } else if let reason = problem {
+            checks.append(
+                StatusCheck(
+                    topic: "audio", level: .problem,
+                    message: "The ALSA device \"\(device)\" (\(source)) does not open: \(reason).",
+                    fix:
+                        "'aplay -L' lists the devices: name one with AudioDevice in \(folders.shown(folders.userUtterConf)), or start your sound server (sound server: \(soundServer))."
+                ))
+        } else {
+            checks.append(
+                StatusCheck(
+                    topic: "audio", level: .ok,
+                    message:
+                        "Utter plays through ALSA on \"\(device)\" (\(source)), which opens; sound server: \(soundServer)."
+                ))
         }
         return checks
     }

@@ -1,5 +1,5 @@
 import System
-import UtterKit
+import UtterEngine
 
 /// Where a user's speech-dispatcher and Utter keep things, by the XDG base directory rules.
 struct UserFolders {

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Configuration
+import UtterEngine
 import UtterKit
 import Voices
 

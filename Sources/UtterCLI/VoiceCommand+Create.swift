@@ -3,6 +3,7 @@ import Configuration
 import RegularFiles
 import SoundFiles
 import System
+import UtterEngine
 import UtterKit
 import Voices
 

@@ -3,7 +3,6 @@ import Configuration
 import Piper
 import RegularFiles
 import System
-import UtterKit
 
 extension UtterCommand.VoiceCommand {
     /// `utter voice add MODEL.onnx`: installs a Piper voice.

@@ -1,14 +1,8 @@
-import ALSAOutput
-import AudioStream
-import PipeWireOutput
-import PulseOutput
-import AudioSinks
 import Configuration
 public import Logging
-import SoundFiles
-import Speech
 import Synchronization
 import System
+import UtterEngine
 import Voices
 
 /// Speaks utterances with Utter's voices, to the audio device or into a sound file.
@@ -60,70 +54,23 @@ public final class Speaker: Sendable {
     /// that cannot be read, a sound server that fails) is logged to `logger`.
     public init(output: Output, logger: Logger = Logger(label: "utter")) throws(SpeakerError) {
         let configuration = UtterConfiguration()
-        let (engine, all) = try Self.engineAndVoices(configuration: configuration, logger: logger)
+        let engine = try Self.engine()
+        let all = try Self.voices(of: engine, configuration: configuration, logger: logger)
         let catalogue = VoiceCatalogue(voices: all)
         factory = JobFactory(configuration: configuration, catalogue: catalogue)
         voices = all.map(VoiceDescription.init)
 
         let pipeline: SpeechPipeline
         do {
-            // A file has no listener waiting: its speech waits for the model however long it loads.
-            var neural = NeuralModelStore.Settings(
-                loadedLimit: configuration.neuralVoicesLoaded, idleSeconds: configuration.neuralIdleSeconds)
-            if case .file = output { neural.readyWait = .max }
-            pipeline = try SpeechPipeline(engine: engine, logger: logger, neural: neural) { wake, sampleRate in
-                switch output {
-                case .device(let name, let alsaText):
-                    let device = name ?? "default"
-                    let audio = try ALSASink(
-                        configuration: ALSADevice(name: device, configurationText: alsaText)
-                            .audioConfiguration(sampleRate: sampleRate, configuration: configuration),
-                        controlWake: wake)
-                    do {
-                        try audio.prepare()
-                    } catch {
-                        throw SpeakerError.deviceUnavailable(device: device, reason: "\(error)")
-                    }
-                    return audio
-                case .pulseAudio(let server):
-                    let sink: StreamSink
-                    do {
-                        sink = try SoundSession.sink(
-                            on: PulseOutput.self, configuration: configuration, sampleRate: sampleRate, wake: wake,
-                            address: server)
-                        try sink.prepare()
-                    } catch {
-                        throw SpeakerError.deviceUnavailable(
-                            device: server ?? "the session's sound server", reason: "\(error)")
-                    }
-                    return sink
-                case .pipeWire(let remote):
-                    let sink: StreamSink
-                    do {
-                        sink = try SoundSession.sink(
-                            on: PipeWireOutput.self, configuration: configuration, sampleRate: sampleRate, wake: wake,
-                            address: remote)
-                        try sink.prepare()
-                    } catch {
-                        throw SpeakerError.deviceUnavailable(device: remote ?? "the session's PipeWire", reason: "\(error)")
-                    }
-                    return sink
-                case .file(let path):
-                    do {
-                        return RenderedSink(
-                            store: try SoundFileStore(path: path, sampleRate: sampleRate), sampleRate: sampleRate,
-                            wake: wake)
-                    } catch let error as SoundFileError {
-                        throw SpeakerError.fileNotWritable(path: path, reason: error.reason)
-                    }
-                }
-            }
-        } catch let error as SpeakerError {
-            throw error
+            pipeline = try SpeechPipeline(
+                engine: engine, output: output.sound, configuration: configuration, logger: logger, opening: true)
+        } catch SoundOutput.Failure.unavailable(let reason) {
+            throw .deviceUnavailable(device: output.name, reason: reason)
+        } catch SoundOutput.Failure.fileNotWritable(let reason) {
+            throw .fileNotWritable(path: output.name, reason: reason)
         } catch {
             throw .engineUnavailable("\(error)")
         }
-        if case .device = output { pipeline.idleSeconds = configuration.audioIdleSeconds }
         let inbox: Inbox
         do {
             inbox = try Inbox()
@@ -186,27 +133,29 @@ extension Speaker {
     /// Every installed voice, without opening any output. Like a speaker, this needs the engine:
     /// it fails while a speaker exists in the process (use its ``voices`` then).
     public static func installedVoices(logger: Logger = Logger(label: "utter")) throws(SpeakerError) -> [VoiceDescription] {
-        try engineAndVoices(configuration: UtterConfiguration(), logger: logger).voices.map(
-            VoiceDescription.init)
+        try voices(of: engine(), configuration: UtterConfiguration(), logger: logger).map(VoiceDescription.init)
     }
 
-    /// The engine, and every voice: espeak-ng's and the clip voices in the voice folders.
-    fileprivate static func engineAndVoices(
-        configuration: UtterConfiguration, logger: Logger
-    ) throws(SpeakerError) -> (engine: EspeakEngine, voices: [Voice]) {
-        let engine: EspeakEngine
+    /// The engine, loaded: there is one in a process at a time.
+    fileprivate static func engine() throws(SpeakerError) -> VoiceEngine {
         do {
-            engine = try EspeakEngine()
+            return try VoiceEngine()
         } catch {
             throw .engineUnavailable("\(error)")
         }
+    }
+
+    /// Every voice: `engine`'s and the clip and neural voices in the voice folders.
+    fileprivate static func voices(
+        of engine: borrowing VoiceEngine, configuration: UtterConfiguration, logger: Logger
+    ) throws(SpeakerError) -> [Voice] {
         let espeakVoices = engine.voices()
         let clipVoices = VoiceLibrary.clipVoices(configuration: configuration, espeakVoices: espeakVoices, logger: logger)
         let all =
             espeakVoices + clipVoices
             + NeuralVoiceLibrary.voices(configuration: configuration, taken: espeakVoices + clipVoices, logger: logger)
         guard !all.isEmpty else { throw .noVoices }
-        return (engine, all)
+        return all
     }
 }
 
@@ -218,6 +167,26 @@ extension Speaker.Output {
         case .pipewire: .pipeWire()
         case .pulse: .pulseAudio()
         default: .device()
+        }
+    }
+
+    /// Where the engine sends the speech.
+    var sound: SoundOutput {
+        switch self {
+        case .device(let name, let alsaText): .alsa(ALSADevice(name: name ?? "default", configurationText: alsaText))
+        case .pulseAudio(let server): .soundServer(.pulse, address: server)
+        case .pipeWire(let remote): .soundServer(.pipewire, address: remote)
+        case .file(let path): .file(path: path)
+        }
+    }
+
+    /// What an error calls it: the device, server or file.
+    var name: String {
+        switch self {
+        case .device(let name, _): name ?? "default"
+        case .pulseAudio(let server): server ?? "the session's sound server"
+        case .pipeWire(let remote): remote ?? "the session's PipeWire"
+        case .file(let path): path
         }
     }
 }

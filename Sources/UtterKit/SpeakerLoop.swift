@@ -6,6 +6,7 @@ import SSML
 import Speech
 import Synchronization
 import System
+import UtterEngine
 import Voices
 
 /// An utterance on its way to the speaker's thread.

@@ -4,7 +4,7 @@ import Logging
 import ModuleProtocol
 import RegularFiles
 import System
-import UtterKit
+import UtterEngine
 import Voices
 
 extension ModuleServer {
@@ -177,7 +177,7 @@ extension ModuleServer {
     /// Hands the state machine every event whose sample has been heard.
     func pumpPlayback() {
         guard let speech = runtime?.speech else { return }
-        speech.pump(afterReceiving: { if machine.isPausePending { limitPlaybackForPause() } }) { event in
+        speech.pumpMessages(afterReceiving: { if machine.isPausePending { limitPlaybackForPause() } }) { event in
             let job = event.job
             guard machine.currentMessage == job else {
                 replayEvent(event)

@@ -4,7 +4,7 @@ import Logging
 import ModuleProtocol
 import RegularFiles
 import System
-import UtterKit
+import UtterEngine
 import Voices
 
 extension ModuleServer {
@@ -37,7 +37,7 @@ extension ModuleServer {
         let route = SoundSession.Route(configuration: configuration, alsaAsked: configuration.asksForALSA) {
             alsaDevice()
         }
-        let speech: SpeechService
+        let speech: SpeechPipeline
         do {
             speech = try startSpeech(engine: engine, route: route)
         } catch {
@@ -47,7 +47,7 @@ extension ModuleServer {
         }
         runtime = Runtime(
             factory: JobFactory(configuration: configuration, catalogue: catalogue, words: wordBook()),
-            speech: speech, espeakVoices: espeakVoices, voiceSignature: voiceSignature)
+            speech: speech, route: route, espeakVoices: espeakVoices, voiceSignature: voiceSignature)
         route.logPlugin(device: alsaDevice().name, to: logger)
         logger.notice(
             "initialised",
@@ -71,10 +71,10 @@ extension ModuleServer {
     }
 
     /// Starts `engine` speaking on `route`; an ALSA route opens the device the settings name.
-    func startSpeech(engine: consuming VoiceEngine, route: SoundSession.Route) throws -> SpeechService {
-        let speech = try SpeechService(
-            engine: engine, route: route, configuration: configuration, logger: logSink.logger(label: "utter.synth")
-        ) { alsaDevice() }
+    func startSpeech(engine: consuming VoiceEngine, route: SoundSession.Route) throws -> SpeechPipeline {
+        let speech = try SpeechPipeline(
+            engine: engine, output: route.output { alsaDevice() }, configuration: configuration,
+            logger: logSink.logger(label: "utter.synth"))
         if let notice = speech.startNotice { logger.notice("\(notice)") }
         return speech
     }
@@ -86,7 +86,7 @@ extension ModuleServer {
         let route = SoundSession.Route(forALSA: alsaDevice())
         // (No binding of the runtime here: it would keep the old engine alive past its retirement.)
         guard runtime != nil else { return }
-        if runtime?.speech.route == route {
+        if runtime?.route == route {
             route.logPlugin(device: alsaDevice().name, to: logger)
             return
         }
@@ -94,7 +94,8 @@ extension ModuleServer {
         do {
             let speech = try startSpeech(engine: try VoiceEngine(), route: route)
             runtime = Runtime(
-                factory: factory, speech: speech, espeakVoices: espeakVoices, voiceSignature: voiceSignature)
+                factory: factory, speech: speech, route: route, espeakVoices: espeakVoices,
+                voiceSignature: voiceSignature)
         } catch {
             logger.critical("cannot restart the engine for \(route.backend.rawValue) (\(error))")
             return
@@ -114,7 +115,7 @@ extension ModuleServer {
         guard let current = runtime else { return nil }
         if let stuck = current.speech.shutdown(until: MonotonicClock.now + Self.shutdownWait) {
             logger.error(
-                "cannot switch the audio backend: the \(stuck) did not stop; staying on \(current.speech.route.backend.rawValue)"
+                "cannot switch the audio backend: the \(stuck) did not stop; staying on \(current.route.backend.rawValue)"
             )
             return nil
         }

@@ -5,7 +5,7 @@ import Logging
 import ModuleProtocol
 import SSML
 import System
-import UtterKit
+import UtterEngine
 import Voices
 
 // A replay is the module's own message, which speech-dispatcher knows nothing of. It owns the
@@ -121,7 +121,7 @@ extension ModuleServer {
     }
 
     /// Takes a playback event of the replay: its end lets the device idle again.
-    func replayEvent(_ event: SpeechService.Event) {
+    func replayEvent(_ event: MessageEvent) {
         guard case .finished = event, event.job == replayJob, let speech = runtime?.speech else { return }
         speech.finish(through: event.job)
         replayJob = nil

@@ -4,7 +4,7 @@ import Logging
 import ModuleProtocol
 import RegularFiles
 import System
-import UtterKit
+import UtterEngine
 import Voices
 
 /// The control thread: reads commands from speech-dispatcher, answers them, drives synthesis and
@@ -41,8 +41,9 @@ public final class ModuleServer {
 
     struct Runtime {
         var factory: JobFactory
-        /// The engine and where it plays (AUDIO blocks change the ALSA device, or the route).
-        var speech: SpeechService
+        /// The engine, playing on `route` (AUDIO blocks change the ALSA device, or the route).
+        var speech: SpeechPipeline
+        var route: SoundSession.Route
         var espeakVoices: [Voice]
         /// The voice folders as they were when the clip voices were read.
         var voiceSignature: [VoiceLibrary.Stamp]

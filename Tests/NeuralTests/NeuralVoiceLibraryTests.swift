@@ -1,6 +1,6 @@
 import Piper
 import Testing
-import UtterKit
+import UtterEngine
 import Voices
 
 @Suite struct NeuralVoiceLibraryTests {

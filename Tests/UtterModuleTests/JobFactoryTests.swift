@@ -4,7 +4,7 @@ import ModuleProtocol
 import SSML
 import Speech
 import Testing
-import UtterKit
+import UtterEngine
 import UtterModule
 import Voices
 

@@ -1,16 +1,17 @@
-package import Configuration
+import Configuration
 import RegularFiles
 import SoundFiles
-import Speech
 import System
-package import Voices
+import UtterEngine
+import UtterKit
+import Voices
 
 /// Every problem with the clip voice in a folder, as `utter voice check` prints them: the checks
 /// the voice library makes when it reads the voice, and those it leaves to playback (formats,
 /// silence), each located at its manifest line.
-package struct VoiceFolderCheck {
+struct VoiceFolderCheck {
     /// Lines such as `voice.conf:7: clip "x.wav" is missing`, in the manifest's order.
-    package var problems: [String] {
+    var problems: [String] {
         located.enumerated().sorted { ($0.element.line ?? 0, $0.offset) < ($1.element.line ?? 0, $1.offset) }
             .map { problem in
                 problem.element.line.map { "\(VoiceLibrary.manifestName):\($0): \(problem.element.message)" }
@@ -19,15 +20,15 @@ package struct VoiceFolderCheck {
     }
     private var located: [(line: Int?, message: String)] = []
     /// What works but looks like a mistake: a sound file no `Clip` line uses.
-    package private(set) var warnings: [String] = []
+    private(set) var warnings: [String] = []
     /// The manifest, when it could be read at all.
-    package private(set) var manifest: ClipVoiceManifest?
+    private(set) var manifest: ClipVoiceManifest?
 
     /// The sound file extensions a clip, or a recording for one, is looked for with.
-    package static let soundExtensions = ["wav", "flac", "ogg", "oga", "opus", "aiff", "aif", "au", "caf", "mp3"]
+    static let soundExtensions = ["wav", "flac", "ogg", "oga", "opus", "aiff", "aif", "au", "caf", "mp3"]
 
     /// Checks the voice in `folder`; `espeakVoices` are those a fallback may name.
-    package init(folder: String, espeakVoices: [Voice]) {
+    init(folder: String, espeakVoices: [Voice]) {
         let name = VoiceLibrary.manifestName
         guard FileSystem.isDirectory(folder) else {
             located.append((nil, "\(folder) is not a folder"))
@@ -117,7 +118,7 @@ package struct VoiceFolderCheck {
 
     /// Why the sound file at `path` would not do as a clip, as a predicate (`is silent`), or nil
     /// when it plays: libsndfile opens it, it holds audio, and some of it is louder than −60 dBFS.
-    package static func soundProblem(at path: String) -> String? {
+    static func soundProblem(at path: String) -> String? {
         do throws(SoundFileError) {
             let info = try SoundFileInfo(path: path)
             guard info.frames > 0 else { return "is empty" }
@@ -132,9 +133,9 @@ package struct VoiceFolderCheck {
     }
 
     /// The espeak-ng voices, which a fallback may name. Fails while a `Speaker` exists in the process.
-    package static func espeakVoices() throws(SpeakerError) -> [Voice] {
+    static func espeakVoices() throws(SpeakerError) -> [Voice] {
         do {
-            return try EspeakEngine().voices()
+            return try VoiceEngine().voices()
         } catch {
             throw .engineUnavailable("\(error)")
         }

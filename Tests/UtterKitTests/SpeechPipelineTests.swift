@@ -5,7 +5,7 @@ import Synchronization
 import System
 import TestSupport
 import Testing
-import UtterKit
+import UtterEngine
 import Voices
 
 /// Log lines kept for the test to read.
@@ -35,7 +35,7 @@ private func logger(_ lines: LogLines) -> Logger {
 /// ALSA capture devices `utter_capture0` and `utter_capture1`: the `file` plugin over `null`, raw
 /// S16_LE into the folder (written out when the device closes).
 private struct Capture {
-    let folder = TemporaryFolder(prefix: "utter-service-test")
+    let folder = TemporaryFolder(prefix: "utter-pipeline-test")
 
     func device(_ index: Int) -> ALSADevice {
         let text =
@@ -52,20 +52,20 @@ private struct Capture {
 
 /// Drives `speech` as the module's poll loop does until `job` is finished; the events heard, in
 /// order (a 20 s deadline against a hang, not a timing assert).
-private func events(of speech: SpeechService, until job: UInt64) -> [SpeechService.Event] {
-    var heard: [SpeechService.Event] = []
+private func events(of speech: SpeechPipeline, until job: UInt64) -> [MessageEvent] {
+    var heard: [MessageEvent] = []
     let end = MonotonicClock.now + 20_000_000_000
     while MonotonicClock.now < end && !heard.contains(.finished(job: job)) {
         let now = MonotonicClock.now
         let timeout = min(speech.deadline.map { $0 > now ? $0 - now : 0 } ?? 50_000_000, 50_000_000)
         if case .success(let ready) = poll([speech.wake.rawValue], timeout: timeout), ready[0] { speech.wake.reset() }
-        speech.pump { heard.append($0) }
+        speech.pumpMessages { heard.append($0) }
     }
     return heard
 }
 
 @Suite(.serialized)
-struct SpeechServiceTests {
+struct SpeechPipelineTests {
     @Test
     func
         `on ALSA's route a message is heard as started, its mark, finished, and the next plays on the device set since`()
@@ -80,9 +80,9 @@ struct SpeechServiceTests {
         let lines = LogLines()
         let engine = try VoiceEngine()
         let factory = JobFactory(configuration: configuration, catalogue: VoiceCatalogue(voices: engine.voices()))
-        let speech = try SpeechService(
-            engine: engine, route: route, configuration: configuration, logger: logger(lines)
-        ) { capture.device(0) }
+        let speech = try SpeechPipeline(
+            engine: engine, output: route.output { capture.device(0) }, configuration: configuration,
+            logger: logger(lines))
         #expect(speech.playsALSADevice)
 
         let text = "<speak>Hello <mark name=\"there\"/>there, this is the first device.</speak>"
@@ -116,19 +116,19 @@ struct SpeechServiceTests {
         defer { EngineTurns.release() }
         let engine = try VoiceEngine()
         let factory = JobFactory(configuration: configuration, catalogue: VoiceCatalogue(voices: engine.voices()))
-        let speech = try SpeechService(
-            engine: engine, route: route, configuration: configuration, logger: logger(LogLines())
-        ) { capture.device(0) }
+        let speech = try SpeechPipeline(
+            engine: engine, output: route.output { capture.device(0) }, configuration: configuration,
+            logger: logger(LogLines()))
         let long = String(repeating: "A sentence that goes on and on. ", count: 40) + "<mark name=\"end\"/>"
         let (first, _, _) = try #require(
             factory.message(id: 1, kind: .speak, text: "<speak>\(long)</speak>", settings: SpeechSettings()))
         speech.submit(first)
-        var heard: [SpeechService.Event] = []
+        var heard: [MessageEvent] = []
         let end = MonotonicClock.now + 20_000_000_000
         while !heard.contains(.started(job: 1)) && MonotonicClock.now < end {
             _ = poll([speech.wake.rawValue], timeout: 10_000_000)
             speech.wake.reset()
-            speech.pump { heard.append($0) }
+            speech.pumpMessages { heard.append($0) }
         }
         #expect(heard == [.started(job: 1)])
         speech.halt(through: 1)

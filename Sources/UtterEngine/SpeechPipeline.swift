@@ -1,14 +1,17 @@
+import ALSAOutput
 package import AudioSinks
+package import Configuration
 package import Logging
 package import Playback
 package import Speech
 package import System
+package import Voices
 
 /// The engine every front-end shares: the synth thread writing into a sample sink, and the
 /// tracker that hands out each event when its sample is heard.
 ///
-/// Used by one control thread (the module's poll loop, a ``Speaker``'s thread), which polls
-/// ``wake`` and calls ``pump(afterReceiving:_:)`` whenever it fires or ``deadline`` passes.
+/// Used by one control thread (the module's poll loop, a `Speaker`'s thread), which polls
+/// ``wake`` and calls ``pump(afterReceiving:alsoWakeAt:_:)`` whenever it fires or ``deadline`` passes.
 package final class SpeechPipeline {
     /// Signalled by the synth thread and the sink whenever there may be something to pump.
     package let wake: EventFD
@@ -22,23 +25,46 @@ package final class SpeechPipeline {
     private var idleDeadline: UInt64?
     private var reportedHealth = SinkHealth()
     /// Seconds without speech after which the sink closes its device; 0 never.
-    package var idleSeconds = 0
+    private let idleSeconds: Int
+    /// The sink when it is an ALSA device, which ``setALSADevice(_:)`` changes.
+    private let alsa: ALSASink?
+    private let configuration: UtterConfiguration
 
-    /// Starts the synth thread on `engine`, writing into the sink `makeSink` makes for the
-    /// pipeline's wake and the engine's sample rate.
+    /// Starts the synth thread on `engine`, playing on (or writing to) `output` with
+    /// `configuration`'s audio, Japanese dictionary and neural model settings. With `opening`,
+    /// the output is opened now, so that one that does not open is reported here
+    /// (``SoundOutput/Failure``) rather than by silence.
     package init(
-        engine: consuming EspeakEngine, logger: Logger, japaneseDictionary: String? = nil,
-        neural: NeuralModelStore.Settings = .init(), makeSink: (EventFD, Int) throws -> any SampleSink
+        engine: consuming VoiceEngine, output: SoundOutput, configuration: UtterConfiguration, logger: Logger,
+        opening: Bool = false
     ) throws {
         let wake = try EventFD()
-        let sink = try makeSink(wake, engine.sampleRate)
+        let sink = try SoundSession.sink(
+            for: output, configuration: configuration, sampleRate: engine.engine.sampleRate, wake: wake)
+        if opening {
+            do {
+                try sink.prepare()
+            } catch {
+                throw SoundOutput.Failure.unavailable(reason: "\(error)")
+            }
+        }
+        var neural = NeuralModelStore.Settings(
+            loadedLimit: configuration.neuralVoicesLoaded, idleSeconds: configuration.neuralIdleSeconds)
+        // A file has no listener waiting: its speech waits for the model however long it loads.
+        if case .file = output { neural.readyWait = .max }
+        let alsa = sink as? ALSASink
         self.wake = wake
         self.sink = sink
         self.logger = logger
+        self.alsa = alsa
+        self.configuration = configuration
+        // A corked or sleeping stream costs nothing in silence, nor does a file: only an ALSA
+        // device is closed when idle.
+        self.idleSeconds = alsa != nil ? configuration.audioIdleSeconds : 0
         self.startNotice = sink.start()
         self.synthesizer = try Synthesizer(
-            engine: engine, sink: sink, controlWake: wake, logger: logger, japaneseDictionary: japaneseDictionary,
-            neural: neural)
+            engine: engine.engine, sink: sink, controlWake: wake, logger: logger,
+            japaneseDictionary: configuration.japaneseDictionary, neural: neural)
         try synthesizer.start()
     }
 
@@ -128,6 +154,27 @@ package final class SpeechPipeline {
                 "message": "\(event.job)", "sample": "\(event.position)", "device": "\(played)",
                 "late": "\(played &- target)",
             ])
+    }
+
+    /// Starts loading `voice`'s model in the background, so its first message need not wait for it.
+    package func prepare(_ voice: NeuralVoice) {
+        synthesizer.prepare(voice)
+    }
+
+    /// Has the synth thread open the audio output before the first message needs it.
+    package func prepareAudio() {
+        synthesizer.prepareAudio()
+    }
+
+    /// Whether the pipeline plays an ALSA device, which ``setALSADevice(_:)`` changes.
+    package var playsALSADevice: Bool { alsa != nil }
+
+    /// Plays on `device` from the next time the ALSA device opens; nothing when the output is not
+    /// an ALSA device.
+    package func setALSADevice(_ device: ALSADevice) {
+        guard let alsa else { return }
+        alsa.setDevice(
+            device.audioConfiguration(sampleRate: alsa.configuration.sampleRate, configuration: configuration))
     }
 
     /// Starts counting the idle time after which the device is closed.

@@ -41,6 +41,11 @@ package enum NeuralVoiceLibrary {
                 configured: configuration.onnxRuntimeLibrary, environment: Environment.value))
     }
 
+    /// The threads a model runs on: utter.conf's `NeuralThreads`, else one per processor up to 4.
+    package static func threads(configuration: UtterConfiguration) -> Int {
+        configuration.neuralThreads ?? min(4, Processors.online)
+    }
+
     /// What makes neural voices work on a machine without ONNX Runtime.
     package static let installAdvice =
         "install ONNX Runtime with 'python3 -m pip install --user --break-system-packages --no-deps onnxruntime', or name its library in utter.conf (OnnxRuntimeLibrary)"
@@ -62,7 +67,7 @@ package enum NeuralVoiceLibrary {
         let espeak = VoiceCatalogue(voices: taken.filter { if case .espeak = $0.kind { true } else { false } })
         var names = Set(taken.flatMap { [$0.name.lowercased(), $0.identifier.lowercased()] })
         var voices: [Voice] = []
-        let threads = configuration.neuralThreads ?? min(4, Processors.online)
+        let threads = threads(configuration: configuration)
         for (name, folder) in folders {
             guard let (model, configPath) = model(in: folder) else { continue }
             let config: PiperVoiceConfig

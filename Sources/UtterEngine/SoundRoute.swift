@@ -1,4 +1,5 @@
 import ALSAOutput
+import AudioStream
 package import Configuration
 package import Logging
 
@@ -54,17 +55,35 @@ extension SoundSession {
         /// The sound server whose plugin ALSA's device is, when the route stands in for one.
         package var pluginServer: String? { plugin?.server.rawValue }
 
+        /// Where the route plays: its sound server, at the address and on the sink of the plugin it
+        /// stands in for; or the ALSA device `alsa` reads (read only then).
+        package func output(alsa: () -> ALSADevice) -> SoundOutput {
+            backend == .alsa ? .alsa(alsa()) : .soundServer(backend, address: plugin?.address, sink: plugin?.sink)
+        }
+
+        /// The client library of the route's sound server (`libpulse`); nil when it plays ALSA's device.
+        package var library: String? { SoundSession.server(for: backend)?.library }
+
+        /// Why the route's output does not open now (it is opened once and closed: the server, or
+        /// ALSA's device `alsa`), or nil when it does: what `utter status` reports.
+        package func problem(alsa: ALSADevice) -> String? {
+            if let server = SoundSession.server(for: backend) {
+                return server.probe(address: plugin?.address).map { "\($0)" }
+            }
+            return DeviceProbe.check(alsa.identity).map(\.reason)
+        }
+
         /// Says in `logger` that the route plays ALSA's device `device` through its server's own
         /// API, and what of the plugin it does not follow; nothing when there is no plugin.
         package func logPlugin(device: @autoclosure () -> String, to logger: Logger) {
             guard let plugin else { return }
             let device = device()
             var location = plugin.address.map { " at \($0)" } ?? ""
-            if let sink = plugin.sink { location += ", \(backend == .pulse ? "sink" : "node") \(sink)" }
+            if let sink = plugin.sink { location += ", \(plugin.server == .pulseAudio ? "sink" : "node") \(sink)" }
             logger.notice(
                 "audio backend: \(backend.rawValue), for ALSA's device '\(device)', which is \(plugin.server.rawValue)'s plugin\(location) (AudioBackend auto: a STOP fades there, through the plugin it would cut)"
             )
-            if backend == .pipewire && plugin.sink != nil {
+            if plugin.server == .pipeWire && plugin.sink != nil {
                 logger.warning(
                     "the plugin's playback_node \(plugin.sink!) is not followed: Utter plays to PipeWire's default")
             }

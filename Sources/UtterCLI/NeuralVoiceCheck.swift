@@ -1,20 +1,19 @@
-package import Configuration
+import Configuration
 import OnnxRuntime
 import Piper
 import RegularFiles
-import Speech
-import System
+import UtterEngine
 import Voices
 
 /// What `utter voice check` finds in a Piper voice's folder: the JSON's keys and types, the phoneme
 /// map, the model's inputs and outputs, ONNX Runtime, and one phrase synthesised.
-package struct NeuralVoiceCheck {
-    package private(set) var problems: [String] = []
-    package private(set) var warnings: [String] = []
+struct NeuralVoiceCheck {
+    private(set) var problems: [String] = []
+    private(set) var warnings: [String] = []
     /// One line saying what the voice is, when it has no problem.
-    package private(set) var summary: String?
+    private(set) var summary: String?
 
-    package init(folder: String, configuration: UtterConfiguration) {
+    init(folder: String, configuration: UtterConfiguration) {
         guard let (model, configPath) = NeuralVoiceLibrary.model(in: folder) else {
             problems.append("\(folder) holds no MODEL.onnx with its MODEL.onnx.json")
             return
@@ -67,20 +66,19 @@ package struct NeuralVoiceCheck {
             problems.append("\(error); \(NeuralVoiceLibrary.installAdvice)")
             return
         }
-        let voice = NeuralVoice(
-            model: model, config: configPath, speaker: config.speakerCount > 1 ? config.speakers.first?.id ?? 0 : nil,
-            fallbackEngineName: config.espeakVoice, runtimeLibrary: runtimePath,
-            threads: configuration.neuralThreads ?? min(4, Processors.online))
-        switch NeuralVoiceTrial.run(voice, text: "Hello.") {
-        case .success(let outcome):
-            for phoneme in outcome.missingPhonemes {
+        switch NeuralVoiceLibrary.trial(
+            model: model, configPath: configPath, config: config, runtime: runtimePath, configuration: configuration,
+            text: "Hello.")
+        {
+        case .success(let trial):
+            for phoneme in trial.missingPhonemes {
                 warnings.append("phoneme \(String(phoneme).debugDescription) of \"Hello.\" is not in the phoneme map")
             }
             let speakers = config.speakerCount > 1 ? "\(config.speakerCount) speakers" : "1 speaker"
             summary =
-                "\(config.language), \(config.sampleRate) Hz, \(speakers), phonemes by espeak-ng's \(config.espeakVoice); loaded in \(String(format2: outcome.loadSeconds)) s, \"Hello.\" is \(String(format2: Double(outcome.samples) / Double(outcome.sampleRate))) s of speech; marks \(outcome.hasDurations ? "where heard (durations)" : "in proportion")"
+                "\(config.language), \(config.sampleRate) Hz, \(speakers), phonemes by espeak-ng's \(config.espeakVoice); loaded in \(String(format2: trial.loadSeconds)) s, \"Hello.\" is \(String(format2: trial.speechSeconds)) s of speech; marks \(trial.hasDurations ? "where heard (durations)" : "in proportion")"
         case .failure(let error):
-            problems.append(error.description)
+            problems.append("\(error)")
         }
     }
 }
