@@ -23,6 +23,11 @@ let everydayCodeFirst: [LinkerSetting] = [
         ], .when(configuration: .release))
 ]
 
+/// utter's release link, by lld too: the static Foundation that `--static-swift-stdlib` links
+/// (ArgumentParser's) calls `mktemp`, and GNU ld and gold print glibc's link-time warning about it
+/// in every user's build (packaging/install-user); lld does not print such warnings.
+let quietStaticLink: [LinkerSetting] = [.unsafeFlags(["-use-ld=lld"], .when(configuration: .release))]
+
 let package = Package(
     name: "Utter",
     platforms: [.macOS(.v15)],
@@ -200,7 +205,7 @@ let package = Package(
         .executableTarget(
             name: "utter",
             dependencies: ["UtterCLI", .product(name: "ArgumentParser", package: "swift-argument-parser")],
-            swiftSettings: upcoming),
+            swiftSettings: upcoming, linkerSettings: quietStaticLink),
 
         .executableTarget(
             name: "JapaneseReadingBench", dependencies: ["JapaneseReading", "SSML", "System"],
