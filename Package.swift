@@ -23,6 +23,11 @@ let everydayCodeFirst: [LinkerSetting] = [
         ], .when(configuration: .release))
 ]
 
+/// utter's release link, by lld too: the static Foundation that `--static-swift-stdlib` links
+/// (ArgumentParser's) calls `mktemp`, and GNU ld and gold print glibc's link-time warning about it
+/// in every user's build (packaging/install-user); lld does not print such warnings.
+let quietStaticLink: [LinkerSetting] = [.unsafeFlags(["-use-ld=lld"], .when(configuration: .release))]
+
 let package = Package(
     name: "Utter",
     platforms: [.macOS(.v15)],
@@ -32,7 +37,7 @@ let package = Package(
         // Figures for bench/render --japanese.
         .executable(name: "JapaneseReadingBench", targets: ["JapaneseReadingBench"]),
         // The pure layers, for the fuzzers in Fuzz/.
-        .library(name: "UtterPureLayers", targets: ["ModuleProtocol", "SSML", "Configuration", "Voices", "Playback", "Reading", "Scenario", "Piper", "History"]),
+        .library(name: "UtterPureLayers", targets: ["ModuleProtocol", "SSML", "Configuration", "Voices", "Playback", "Reading", "JSON", "Scenario", "Piper", "History"]),
         // Mandarin words for the voice (ICU), for its fuzzer in Fuzz/.
         .library(name: "ChineseReading", targets: ["ChineseReading"]),
         // Speech from any Swift program: `import UtterKit`.
@@ -110,10 +115,12 @@ let package = Package(
         .target(name: "History", swiftSettings: upcoming),
         // utter read's text: Markdown to readable text, the language guess, the reading session.
         .target(name: "Reading", swiftSettings: upcoming),
+        // JSON read with each value's line kept, for messages that point at it, and written back.
+        .target(name: "JSON", swiftSettings: upcoming),
 
         // Piper voices: the model's JSON, phoneme ids, the model edit that exposes phoneme
         // durations, and where words and marks fall in the samples.
-        .target(name: "Piper", dependencies: ["Scenario", "SSML"], swiftSettings: upcoming),
+        .target(name: "Piper", dependencies: ["JSON", "SSML"], swiftSettings: upcoming),
 
         // Sentences by ICU's rules and abbreviation lists, corrected for reading aloud.
         .target(name: "Sentences", dependencies: ["CICU"], swiftSettings: upcoming),
@@ -127,8 +134,8 @@ let package = Package(
         // Mandarin in Han characters as words of pinyin with tone numbers, for espeak-ng's pinyin voice.
         .target(name: "ChineseReading", dependencies: ["CICUI18N", "SSML"], swiftSettings: upcoming),
 
-        // The scenario of `utter play`: JSON read with lines kept, checked, and the player's logic.
-        .target(name: "Scenario", swiftSettings: upcoming),
+        // The scenario of `utter play`: its JSON checked, and the player's logic.
+        .target(name: "Scenario", dependencies: ["JSON"], swiftSettings: upcoming),
 
         // I/O layers.
         .target(name: "RegularFiles", dependencies: ["System"], swiftSettings: upcoming),
@@ -200,7 +207,7 @@ let package = Package(
             dependencies: [
                 "UtterKit", "UtterEngine", "SpeechDispatcherClient", "Configuration", "RegularFiles",
                 "System", "SSML",
-                "Voices", "SoundFiles", "Reading", "Sentences", "Scenario", "Piper", "OnnxRuntime", "JapaneseReading",
+                "Voices", "SoundFiles", "Reading", "Sentences", "JSON", "Scenario", "Piper", "OnnxRuntime", "JapaneseReading",
                 "History",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "RealModule", package: "swift-numerics"),
@@ -210,7 +217,7 @@ let package = Package(
         .executableTarget(
             name: "utter",
             dependencies: ["UtterCLI", .product(name: "ArgumentParser", package: "swift-argument-parser")],
-            swiftSettings: upcoming),
+            swiftSettings: upcoming, linkerSettings: quietStaticLink),
 
         .executableTarget(
             name: "JapaneseReadingBench", dependencies: ["JapaneseReading", "SSML", "System"],
@@ -239,7 +246,8 @@ let package = Package(
         .testTarget(name: "PlaybackTests", dependencies: ["Playback", "SSML"], swiftSettings: upcoming),
         .testTarget(name: "SamplesTests", dependencies: ["Samples"], swiftSettings: upcoming),
         .testTarget(name: "SystemTests", dependencies: ["System"], swiftSettings: upcoming),
-        .testTarget(name: "ScenarioTests", dependencies: ["Scenario", "TestSupport"], swiftSettings: upcoming),
+        .testTarget(name: "JSONTests", dependencies: ["JSON", "TestSupport"], swiftSettings: upcoming),
+        .testTarget(name: "ScenarioTests", dependencies: ["Scenario", "JSON"], swiftSettings: upcoming),
         .testTarget(name: "AudioStreamTests", dependencies: ["AudioStream"], swiftSettings: upcoming),
         .testTarget(
             name: "ALSAOutputTests", dependencies: ["ALSAOutput", "AudioStream", "AudioSinks", "System", "TestSupport"],
@@ -280,6 +288,7 @@ let package = Package(
             name: "UtterCLITests",
             dependencies: [
                 "utter", "sd_utter", "UtterCLI", "UtterKit", "JapaneseReading", "OnnxRuntime", "System", "TestSupport",
+                "History",
             ],
             swiftSettings: upcoming),
         // Neural voices: need ONNX Runtime (PyPI's onnxruntime) and Debian's python3-onnx.

@@ -28,6 +28,8 @@ let package = Package(
         .executableTarget(
             name: "ModelEditFuzzer", dependencies: [.product(name: "UtterPureLayers", package: "Utter")]),
         .executableTarget(
+            name: "JSONFuzzer", dependencies: [.product(name: "UtterPureLayers", package: "Utter")]),
+        .executableTarget(
             name: "WordAlignerFuzzer", dependencies: [.product(name: "UtterPureLayers", package: "Utter")]),
         // Not pure: MeCab with the installed dictionary (mecab-ipadic-utf8).
         .executableTarget(

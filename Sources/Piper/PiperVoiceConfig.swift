@@ -1,4 +1,4 @@
-import Scenario
+import JSON
 
 /// What a Piper voice's `MODEL.onnx.json` says that synthesis needs.
 public struct PiperVoiceConfig: Equatable, Sendable {
@@ -70,7 +70,7 @@ public struct PiperVoiceConfig: Equatable, Sendable {
             if let map = value(members, "speaker_id_map") {
                 if case .object(let entries) = map.kind {
                     for entry in entries {
-                        guard case .number(let number, _) = entry.value.kind, number >= 0, number < 100_000,
+                        guard let number = entry.value.number, number >= 0, number < 100_000,
                             number == number.rounded()
                         else {
                             problems.append(
@@ -91,7 +91,7 @@ public struct PiperVoiceConfig: Equatable, Sendable {
                         let scalars = Array(entry.key.unicodeScalars)
                         guard scalars.count == 1 else {
                             problems.append(
-                                "line \(entry.value.line): phoneme_id_map key \(JSONValue.quote(entry.key)) is not one character"
+                                "line \(entry.value.line): phoneme_id_map key \(JSONWriter.quoted(entry.key)) is not one character"
                             )
                             continue
                         }
@@ -103,7 +103,7 @@ public struct PiperVoiceConfig: Equatable, Sendable {
                         }
                         var numbers: [Int64] = []
                         for item in list {
-                            guard case .number(let number, _) = item.kind, number >= 0, number < 1_000_000,
+                            guard let number = item.number, number >= 0, number < 1_000_000,
                                 number == number.rounded()
                             else {
                                 problems.append(
@@ -117,7 +117,7 @@ public struct PiperVoiceConfig: Equatable, Sendable {
                     for symbol in [PiperVoiceConfig.padding, PiperVoiceConfig.start, PiperVoiceConfig.end]
                     where ids[symbol] == nil {
                         problems.append(
-                            "phoneme_id_map has no \(JSONValue.quote(String(symbol))), which Piper models need")
+                            "phoneme_id_map has no \(JSONWriter.quoted(String(symbol))), which Piper models need")
                     }
                 } else {
                     problems.append("line \(map.line): phoneme_id_map is \(map.quoted), not an object")
@@ -179,7 +179,7 @@ public struct PiperVoiceConfig: Equatable, Sendable {
                 problems.append("\(path)\(key) is missing")
                 return nil
             }
-            guard case .number(let number, _) = found.kind, range.contains(number) else {
+            guard let number = found.number, range.contains(number) else {
                 problems.append(
                     "line \(found.line): \(path)\(key) is \(found.quoted), not a number from \(range.lowerBound) to \(range.upperBound)"
                 )
@@ -195,7 +195,7 @@ public struct PiperVoiceConfig: Equatable, Sendable {
                 problems.append("\(path)\(key) is missing")
                 return nil
             }
-            guard case .number(let number, _) = found.kind, number == number.rounded(),
+            guard let number = found.number, number == number.rounded(),
                 Double(range.lowerBound) <= number, number <= Double(range.upperBound)
             else {
                 problems.append(

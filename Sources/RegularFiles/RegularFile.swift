@@ -63,27 +63,10 @@ public func openRegularFile(_ path: String, for access: FileAccess) -> Result<Re
 }
 
 /// The whole regular file at `path` as text (invalid UTF-8 replaced), if it holds at most
-/// `limit` bytes: none of the module's text files comes near 4 MiB.
+/// `limit` bytes: none of the module's text files comes near 4 MiB. What a file being written
+/// to (a log) gains while it is read is left for the next reading.
 public func readTextFile(_ path: String, limit: Int = 4 << 20) -> Result<String, FileError> {
-    let file: RegularFile
-    switch openRegularFile(path, for: .reading) {
-    case .success(let opened): file = opened
-    case .failure(let error): return .failure(error)
-    }
-    defer { close(file.descriptor) }
-    guard file.size <= limit else { return .failure(.tooLarge(limit: limit)) }
-    var bytes: [UInt8] = []
-    bytes.reserveCapacity(file.size)
-    var chunk = [UInt8](repeating: 0, count: 16384)
-    while true {
-        let count = chunk.withUnsafeMutableBytes { read(file.descriptor, $0.baseAddress, $0.count) }
-        if count < 0 && errno == EINTR { continue }
-        guard count >= 0 else { return .failure(.system(Errno(errno))) }
-        guard count > 0 else { return .success(String(decoding: bytes, as: UTF8.self)) }
-        bytes.append(contentsOf: chunk[0..<count])
-        // The file grew while being read.
-        guard bytes.count <= limit else { return .failure(.tooLarge(limit: limit)) }
-    }
+    readFile(path, limit: limit).map { String(decoding: $0, as: UTF8.self) }
 }
 
 /// What tells one version of a file from the next: its size and modification time.

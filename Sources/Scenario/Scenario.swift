@@ -1,3 +1,5 @@
+public import JSON
+
 /// A talk or demo read by the machine: what to say and when, as iOS presentation apps built on
 /// AVSpeechSynthesizer write it (JSON with `actions`, `presets` and default speech settings).
 public struct Scenario: Sendable, Equatable {

@@ -1,3 +1,5 @@
+import JSON
+
 /// Turns a JSON document into a ``Scenario``, noting every problem on the way rather than stopping
 /// at the first, so that one run of the checker lists all a presenter has to fix.
 struct ScenarioChecker {
@@ -139,8 +141,9 @@ struct ScenarioChecker {
         switch value.kind {
         case .string("next"): return .next
         case .string("previous"): return .previous
-        case .number(let number, _) where number >= 0 && number <= Double(Int32.max) && number.rounded() == number:
-            return .page(Int(number))
+        case .number(let number)
+        where number.value >= 0 && number.value <= Double(Int32.max) && number.value.rounded() == number.value:
+            return .page(Int(number.value))
         default:
             report(
                 path, "expected a page index (0 for the first slide), \"next\" or \"previous\", found \(value.quoted)",
@@ -188,18 +191,18 @@ struct ScenarioChecker {
     }
 
     private mutating func number(_ value: JSONValue, at path: String, in range: ClosedRange<Double>) -> Double? {
-        guard case .number(let number, let literal) = value.kind else {
+        guard case .number(let number) = value.kind else {
             report(path, "expected a number, found \(value.quoted)", value)
             return nil
         }
-        guard range.contains(number) else {
+        guard range.contains(number.value) else {
             report(
                 path,
-                "must be from \(Self.format(range.lowerBound)) to \(Self.format(range.upperBound)), found \(literal)",
+                "must be from \(Self.format(range.lowerBound)) to \(Self.format(range.upperBound)), found \(number)",
                 value)
             return nil
         }
-        return number
+        return number.value
     }
 
     private static func format(_ number: Double) -> String {

@@ -1,6 +1,6 @@
 import ArgumentParser
 import History
-import Scenario
+import JSON
 import System
 import UtterKit
 
@@ -109,12 +109,13 @@ extension UtterCommand {
         }
 
         static func json(_ module: HistoryClient.Module) -> String {
-            let string = JSONValue.quote
-            let items = module.entries.enumerated().map { index, entry in
-                "{\"number\":\(index + 1),\"time\":\(entry.time),\"kind\":\(string(entry.kind.rawValue)),"
-                    + "\"voice\":\(string(entry.voice)),\"language\":\(string(entry.language)),\"text\":\(string(entry.text))}"
+            let messages = module.entries.enumerated().map { index, entry -> JSONValue in
+                [
+                    "number": JSONValue(index + 1), "time": JSONValue(entry.time), "kind": JSONValue(entry.kind.rawValue),
+                    "voice": JSONValue(entry.voice), "language": JSONValue(entry.language), "text": JSONValue(entry.text),
+                ]
             }
-            return "{\"module\":\(module.pid),\"messages\":[\(items.joined(separator: ","))]}\n"
+            return JSONWriter.text(of: ["module": JSONValue(module.pid), "messages": JSONValue(messages)]) + "\n"
         }
     }
 }

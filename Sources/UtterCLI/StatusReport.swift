@@ -1,8 +1,8 @@
 import Configuration
 import JapaneseReading
+import JSON
 import OnnxRuntime
 import RegularFiles
-import Scenario
 import SpeechDispatcherClient
 import System
 import UtterEngine
@@ -45,6 +45,12 @@ struct StatusReport {
         if let neural = neuralVoices() { checks.append(neural) }
         checks.append(log())
         if let spoken { checks.append(spoken) }
+    }
+
+    /// A report of findings already made.
+    init(folders: UserFolders, checks: [StatusCheck]) {
+        self.folders = folders
+        self.checks = checks
     }
 
     var problemCount: Int { checks.filter { $0.level == .problem }.count }
@@ -345,13 +351,16 @@ struct StatusReport {
 
     /// The report for scripts.
     var json: String {
-        let string = JSONValue.quote
-        let items = checks.map { check in
-            "{\"topic\":\(string(check.topic)),\"level\":\(string(check.level == .problem ? "problem" : check.level.rawValue)),"
-                + "\"message\":\(string(check.message)),\"fix\":\(check.fix.map(string) ?? "null")}"
+        let items = checks.map { check -> JSONValue in
+            [
+                "topic": JSONValue(check.topic), "level": JSONValue(check.level == .problem ? "problem" : check.level.rawValue),
+                "message": JSONValue(check.message), "fix": check.fix.map { JSONValue($0) } ?? .null,
+            ]
         }
-        return
-            "{\"version\":\(string(UtterVersion.current)),\"healthy\":\(problemCount == 0),\"problems\":\(problemCount),"
-            + "\"checks\":[\(items.joined(separator: ","))]}\n"
+        let report: JSONValue = [
+            "version": JSONValue(UtterVersion.current), "healthy": JSONValue(problemCount == 0),
+            "problems": JSONValue(problemCount), "checks": JSONValue(items),
+        ]
+        return JSONWriter.text(of: report) + "\n"
     }
 }

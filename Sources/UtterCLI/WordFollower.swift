@@ -1,5 +1,5 @@
 import ArgumentParser
-import Scenario
+import JSON
 import SSML
 
 /// What `utter say --follow` writes as words are heard. On a terminal the text appears word by
@@ -67,8 +67,13 @@ struct WordFollower {
             let utf16 = text.utf16.distance(from: text.startIndex, to: range.lowerBound)
             let utf8 = text.utf8.distance(from: text.startIndex, to: range.lowerBound)
             let word = text[range]
-            return "{\"word\":\(JSONValue.quote(String(word))),\"utf16\":[\(utf16),\(utf16 + word.utf16.count)],"
-                + "\"bytes\":[\(utf8),\(utf8 + word.utf8.count)],\"time\":\(seconds)}\n"
+            let line: JSONValue = [
+                "word": JSONValue(String(word)), "utf16": [JSONValue(utf16), JSONValue(utf16 + word.utf16.count)],
+                "bytes": [JSONValue(utf8), JSONValue(utf8 + word.utf8.count)],
+                // Written as `seconds` makes it, milliseconds shown: `0.250`, not `0.25`.
+                "time": JSONValue(JSONNumber(literal: seconds)!),
+            ]
+            return JSONWriter.text(of: line) + "\n"
         }
     }
 

@@ -1,3 +1,4 @@
+import JSON
 import Scenario
 import Testing
 
@@ -177,6 +178,15 @@ import Testing
         #expect(SlideChange.next.index(after: 3) == 4)
         #expect(SlideChange.page(0).index(after: 3) == 0)
         #expect(SlideChange.page(7).index(after: 3) == 7)
+    }
+
+    @Test func `a syntax error in a scenario is told as such`() {
+        #expect(
+            throws: ScenarioError.syntax(
+                JSONSyntaxError(message: "expected a value, found 'soon'", line: 3, column: 15))
+        ) {
+            try Scenario(parsing: "{\"actions\": [\n  {\"type\": \"wait\",\n   \"seconds\": soon}]}")
+        }
     }
 
     private func problems(_ text: String) -> String {

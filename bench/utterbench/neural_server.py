@@ -13,7 +13,10 @@ sd_generic's module configuration is the one issue #866's users write (one line 
   GenericExecuteSynth "echo \\'$DATA\\' | piper --model MODEL --output-raw | aplay -r RATE -f S16_LE -t raw -"
 with sd_generic's own defaults otherwise (it cuts a message at . ; : , ! ? into chunks and runs
 the command once per chunk); aplay plays to ALSA's default, the rig's null sink through the pulse
-plugin. sd_utter gets the voice folder holding MODEL and "NeuralThreads 2" (piper's ONNX Runtime
+plugin. The errors of piper and aplay go to a file in the scratch folder; a rig that fails a step
+is named with the step, the end of its module's log and of that file. speech-dispatcher runs in a
+private HOME: the rig names the user's Python packages (PYTHONUSERBASE), where a piper installed
+with pip --user finds its own. sd_utter gets the voice folder holding MODEL and "NeuralThreads 2" (piper's ONNX Runtime
 uses every core: 2 here), ONNX Runtime through UTTER_ONNXRUNTIME, and `synthesis_voice` joe, whose
 model it then loads in the background; two warm-up messages are discarded on both rigs.
 
@@ -84,6 +87,14 @@ def find_onnxruntime():
     return None
 
 
+def generic_module_conf(piper, model, rate, commands_log):
+    """sd_generic's configuration running `piper` as issue #866's users do, the errors of piper
+    and aplay appended to `commands_log`."""
+    return ('GenericExecuteSynth "echo \\\'$DATA\\\' | %s --model %s --output-raw 2>>%s'
+            ' | aplay -q -r %d -f S16_LE -t raw - 2>>%s"\n'
+            'AddVoice "en-US" "MALE1" "joe"\n' % (piper, model, commands_log, rate, commands_log))
+
+
 def speak_and_measure(rig, text):
     """first audible (ms) and the longest silences inside the message (ms, longest first)."""
     t, msg, first, end = rig.utterance(text)
@@ -133,42 +144,73 @@ def main():
         os.symlink(path, os.path.join(voices, "joe", os.path.basename(path)))
     os.environ["UTTER_ONNXRUNTIME"] = runtime
     os.environ["UTTER_BENCH_CONF"] = 'VoiceFolder "%s";NeuralThreads 2' % voices
-    generic_conf = (
-        'GenericExecuteSynth "echo \\\'$DATA\\\' | %s --model %s --output-raw 2>/dev/null'
-        ' | aplay -q -r %d -f S16_LE -t raw -"\n'
-        'AddVoice "en-US" "MALE1" "joe"\n' % (piper, model, model_rate))
+    commands_log = os.path.join(scratch, "commands.log")
+    generic_conf = generic_module_conf(piper, model, model_rate, commands_log)
 
     R = {"sd_utter": {}, "sd_generic+piper": {}}
     rigs = {}
     rss = {}
     failures = []
+
+    def failed(name, phase, error):
+        """Notes a failed step; the first of a rig also prints its report (the rig's scratch
+        folder is kept from then on)."""
+        failures.append("%s, %s: %s" % (name, phase, error))
+        rig = rigs.get(name)
+        if rig is None or rig.broken:
+            print("FAILED %s, %s: %s" % (name, phase, error), file=sys.stderr, flush=True)
+            return
+        rig.broken = str(error)
+        print(rig.failure(phase, error), file=sys.stderr, flush=True)
+        if not isinstance(error, BenchError):  # not a step that failed: the bench's own bug
+            traceback.print_exception(error)
+
     try:
-        rigs["sd_utter"] = Rig("sd_utter", args.utter, False, args.timeout)
-        rigs["sd_generic+piper"] = Rig(
-            "sd_generic", "/usr/lib/speech-dispatcher-modules/sd_generic", True, args.timeout,
-            module_conf=("piper-generic.conf", generic_conf))
-        rigs["sd_utter"].client.set_synthesis_voice("joe")
-        rss["sd_generic+piper"] = TreeRSS(rigs["sd_generic+piper"].module_pid)
+        modules = {"sd_utter": (args.utter, False, None, ()),
+                   "sd_generic+piper": ("/usr/lib/speech-dispatcher-modules/sd_generic", True,
+                                        ("piper-generic.conf", generic_conf), (commands_log,))}
+        for name, (binary, server_audio, conf, logs) in modules.items():
+            try:
+                rigs[name] = Rig(name, binary, server_audio, args.timeout, module_conf=conf, command_logs=logs)
+            except Exception as e:  # noqa: BLE001
+                failed(name, "set-up", e)
+        if "sd_utter" in rigs:
+            rigs["sd_utter"].client.set_synthesis_voice("joe")
+        if "sd_generic+piper" in rigs:
+            rss["sd_generic+piper"] = TreeRSS(rigs["sd_generic+piper"].module_pid)
+        # A rig that hears nothing in its warm-up is measured no further: each step would wait
+        # out its timeout.
+        measured = []
         for name, rig in rigs.items():
-            for _ in range(2):  # warm-up: the model loaded, the sound server's first fill
-                rig.utterance(WORD)
+            try:
+                for _ in range(2):  # warm-up: the model loaded, the sound server's first fill
+                    rig.utterance(WORD)
+                measured.append(name)
+            except Exception as e:  # noqa: BLE001
+                failed(name, "warm-up", e)
             time.sleep(1.0)
 
         def add(name, key, value):
             R[name].setdefault(key, []).append(value)
 
         for rep in range(args.reps):
-            for name, rig in rigs.items():
+            for name in measured:
+                rig = rigs[name]
                 try:
+                    phase = "rep %d, a word" % (rep + 1)
                     add(name, "word", speak_and_measure(rig, WORD)[0])
+                    phase = "rep %d, a sentence" % (rep + 1)
                     add(name, "sentence", speak_and_measure(rig, SENTENCE)[0])
+                    phase = "rep %d, the paragraph" % (rep + 1)
                     first, gaps = speak_and_measure(rig, PARAGRAPH)
                     add(name, "paragraph", first)
                     for gap in gaps[:2]:
                         add(name, "between", gap)
+                    phase = "rep %d, STOP" % (rep + 1)
                     silence, callback, _ = rig.cancel()
                     add(name, "stop", silence)
                     add(name, "stop_cb", callback)
+                    phase = "rep %d, marks" % (rep + 1)
                     try:
                         skews, lost = rig.marks()
                     except BenchError as e:
@@ -179,20 +221,21 @@ def main():
                         add(name, "skew_" + mark, skew)
                     add(name, "marks_lost", lost)
                     add(name, "marks_sent", len(MARKS))
-                except Exception as e:
-                    failures.append("%s rep %d: %s" % (name, rep, e))
-                    traceback.print_exc()
+                except Exception as e:  # noqa: BLE001
+                    failed(name, phase, e)
             print("rep %d done" % (rep + 1), file=sys.stderr, flush=True)
-        for name, rig in rigs.items():
+        for name in measured:
             try:
-                cpu, seconds = cpu_per_audio_second(rig)
+                cpu, seconds = cpu_per_audio_second(rigs[name])
                 add(name, "cpu", cpu)
                 R[name]["long_seconds"] = seconds
-            except Exception as e:
-                failures.append("%s CPU: %s" % (name, e))
-        R["sd_utter"]["rss"] = [rigs["sd_utter"].rss_mib()]
-        R["sd_utter"]["rss_end"] = memory_parts_mib(rigs["sd_utter"].module_pid)
-        R["sd_generic+piper"]["rss"] = [rss["sd_generic+piper"].stop()]
+            except Exception as e:  # noqa: BLE001
+                failed(name, "CPU per audio second", e)
+        if "sd_utter" in measured:
+            R["sd_utter"]["rss"] = [rigs["sd_utter"].rss_mib()]
+            R["sd_utter"]["rss_end"] = memory_parts_mib(rigs["sd_utter"].module_pid)
+        if "sd_generic+piper" in rss:
+            R["sd_generic+piper"]["rss"] = [rss["sd_generic+piper"].stop()]
     finally:
         for rig in rigs.values():
             try:

@@ -6,6 +6,7 @@ import array
 import os
 import shutil
 import signal
+import site
 import subprocess
 import sys
 import tempfile
@@ -46,6 +47,45 @@ LONG_SENTENCE = ("Sentence %d of the long text keeps the voice busy with ordinar
 LONG_SENTENCE_SECONDS = 5.8  # measured: about 5.8 s of speech per sentence at the default rate
 
 
+def rig_environment(base, home, runtime_dir, user_base):
+    """The environment of a rig's processes: `base` without what would reach the user's own sound
+    server or speech-dispatcher, in a private HOME and runtime folder. HOME moves the user's Python
+    packages (pip install --user) out of sight, so their base is named: a user-installed `piper`
+    that sd_generic runs finds its packages as it does for the user (the base of `base`'s own
+    PYTHONUSERBASE, if it has one)."""
+    env = dict(base)
+    for k in ("ALSA_CONFIG_PATH", "PULSE_SERVER", "PULSE_SINK", "SPEECHD_ADDRESS"):
+        env.pop(k, None)
+    env.update(HOME=home, XDG_RUNTIME_DIR=runtime_dir, LANG="C.UTF-8",
+               XDG_CONFIG_HOME=os.path.join(home, ".config"),
+               XDG_DATA_HOME=os.path.join(home, ".local/share"))
+    env.setdefault("PYTHONUSERBASE", user_base)
+    return env
+
+
+def tail(path, count, leave_out=()):
+    """The last `count` lines of the file at `path`, less those holding any of `leave_out`; None
+    when it cannot be read."""
+    try:
+        with open(path, "rb") as f:
+            lines = f.read().decode("utf-8", "replace").splitlines()
+    except OSError:
+        return None
+    return [line for line in lines if not any(part in line for part in leave_out)][-count:]
+
+
+def failure_report(label, binary, phase, error, scratch, logs):
+    """What a rig says when a step fails: which rig and module, in which phase, what failed, its
+    scratch folder (kept), then the end of each log, [(name, lines)], so that the cause is in the
+    output (a `piper` that cannot start, a module that logged its error) rather than a traceback
+    of the wait that noticed it."""
+    out = ["FAILED %s (module %s), %s: %s" % (label, binary, phase, error), "  scratch folder: " + scratch]
+    for name, lines in logs:
+        out.append("----- %s: %s" % (name, "last %d lines" % len(lines) if lines else "empty"))
+        out.extend("  " + line for line in lines)
+    return "\n".join(out)
+
+
 class Events:
     """Replaces python3-speechd's connection callback: timestamps every event on arrival."""
 
@@ -83,9 +123,11 @@ class Rig:
     to the server (sd_espeak-ng), else it plays itself (sd_utter, through `backend`)."""
 
     def __init__(self, label, binary, server_audio, timeout, sound_server="pulseaudio", backend="alsa",
-                 module_conf=None):
+                 module_conf=None, command_logs=()):
         """module_conf: (file name, text) of a module that plays by itself through ALSA's default
-        device (sd_generic's command's aplay): the rig's sink is made that default."""
+        device (sd_generic's command's aplay): the rig's sink is made that default. command_logs:
+        the files where the commands such a module runs write their errors, shown with the
+        module's log when a step fails."""
         import speechd  # python3-speechd (Debian's /usr/bin/python3)
         self.speechd = speechd
         self.label = label
@@ -102,12 +144,8 @@ class Rig:
         self.pulse = self.server = self.monitor = self.client = None
         self.module_pid = None
         self.broken = None
-        env = dict(os.environ)
-        for k in ("ALSA_CONFIG_PATH", "PULSE_SERVER", "PULSE_SINK", "SPEECHD_ADDRESS"):
-            env.pop(k, None)
-        env.update(HOME=self.dir, XDG_RUNTIME_DIR=self.rt, LANG="C.UTF-8",
-                   XDG_CONFIG_HOME=os.path.join(self.dir, ".config"),
-                   XDG_DATA_HOME=os.path.join(self.dir, ".local/share"))
+        self.command_logs = list(command_logs)
+        env = rig_environment(os.environ, self.dir, self.rt, site.getuserbase())
         self.env = env
         os.makedirs(os.path.join(self.dir, ".config/pulse"))
         with open(os.path.join(self.dir, ".config/pulse/client.conf"), "w") as f:
@@ -490,18 +528,22 @@ class Rig:
             stop_process(p, 1.0)
         return spacing, mapping, delays
 
-    def logs(self):
-        out = ["===== %s: scratch %s" % (self.label, self.dir)]
-        for name in sorted(os.listdir(self.logdir)) + ["../../server.out", "../../pulseaudio.log"]:
-            path = os.path.join(self.logdir, name)
-            try:
-                with open(path, "rb") as f:
-                    lines = f.read().decode("utf-8", "replace").splitlines()
-            except OSError:
-                continue
-            lines = [l for l in lines if "LINE here:|200-" not in l and "Voice name" not in l][-40:]
-            out.append("----- %s (last %d lines)\n%s" % (name, len(lines), "\n".join(lines)))
-        return "\n".join(out)
+    def log_tails(self, count=40):
+        """[(name, last lines)] of speech-dispatcher's and the module's logs, the server's output,
+        the sound server's log and the command logs, each that can be read."""
+        paths = [os.path.join(self.logdir, name) for name in sorted(os.listdir(self.logdir))]
+        paths += [os.path.join(self.dir, "server.out"), os.path.join(self.dir, "pulseaudio.log")]
+        out = []
+        for path in paths + self.command_logs:
+            lines = tail(path, count, leave_out=("LINE here:|200-", "Voice name"))
+            if lines is not None:
+                out.append((os.path.relpath(path, self.dir) if path.startswith(self.dir + os.sep) else path, lines))
+        return out
+
+    def failure(self, phase, error):
+        """``failure_report`` for this rig: the end of each of its logs. Its scratch folder is
+        kept once the rig is marked broken."""
+        return failure_report(self.label, self.binary, phase, error, self.dir, self.log_tails())
 
     def close(self):
         if self.client is not None:

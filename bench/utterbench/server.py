@@ -196,7 +196,7 @@ def main():
         if rig is not None and not rig.broken:
             snap_rss(name)
             rig.broken = str(e)
-            print(rig.logs(), file=sys.stderr)
+            print(rig.failure(phase, e), file=sys.stderr)
             rig.close()
 
     try:

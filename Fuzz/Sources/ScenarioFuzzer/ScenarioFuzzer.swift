@@ -38,7 +38,7 @@ private func play(_ scenario: Scenario, keys: UnsafeBufferPointer<UInt8>) {
                 precondition(number > speech && !spoken.text.isEmpty)
                 speech = number
             case .startTimer(_, let number): timer = number
-            case .showSlide(let page): precondition(page >= 1)
+            case .showSlide(let index): precondition(index >= 0)
             case .finish: finished = true
             case .pauseSpeech, .resumeSpeech, .stopSpeech: break
             }

@@ -243,8 +243,9 @@ private struct JSONParser {
             try digits()
         }
         let literal = String(decoding: bytes[start..<position], as: UTF8.self)
-        // Beyond Double's range Swift gives nil or infinity; either way validation refuses it.
-        return .number(Double(literal) ?? .infinity, literal: literal)
+        // Beyond Double's range Swift gives nil or an infinity; either way a range check refuses
+        // it, and the literal keeps what was written.
+        return .number(JSONNumber(value: Double(literal) ?? .infinity, literal: literal))
     }
 
     private mutating func digits() throws(JSONSyntaxError) {
