@@ -115,8 +115,7 @@ import Voices
 /// The length of the sound of `utter say ARGUMENTS -o FILE`, the silence at its end left out.
 private func saidLength(_ arguments: [String], in folder: TemporaryFolder, name: String) throws -> Double {
     let output = folder.file(name + ".wav")
-    let utter = String(modulePath().dropLast("sd_utter".count)) + "utter"
-    let run = ChildProcess.run([utter, "say", "-o", output] + arguments)
+    let run = ChildProcess.run([utterPath, "say", "-o", output] + arguments)
     #expect(run.status == 0, "\(run.standardError)")
     let file = try #require(SoundFileContents(path: output))
     let last = file.samples.lastIndex { abs(Int($0)) > 200 } ?? 0

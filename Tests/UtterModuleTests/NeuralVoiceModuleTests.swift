@@ -43,13 +43,7 @@ private func installTinyVoice(_ name: String, in voices: String, megabytes: Int)
 
 /// Waits until `times` lines of the module's log hold `text`; false if they do not within `seconds`.
 private func logShows(_ logPath: String, _ text: String, times: Int = 1, within seconds: Double = 60) -> Bool {
-    func count() -> Int { occurrences(of: text, in: String(decoding: readFile(logPath) ?? [], as: UTF8.self)) }
-    let deadline = monotonicSeconds() + seconds
-    while monotonicSeconds() < deadline {
-        if count() >= times { return true }
-        usleep(20_000)
-    }
-    return count() >= times
+    eventually(within: seconds, every: 0.02) { occurrences(of: text, in: readText(logPath)) >= times }
 }
 
 private func occurrences(of text: String, in log: String) -> Int {
@@ -57,7 +51,7 @@ private func occurrences(of text: String, in log: String) -> Int {
 }
 
 @Suite(.serialized) struct NeuralVoiceModuleTests {
-    private var utter: String { String(modulePath().dropLast("sd_utter".count)) + "utter" }
+    private var utter: String { utterPath }
 
     @Test func `the joe voice is listed and speaks through the module with every mark in order`() throws {
         let rig = CaptureRig()
@@ -113,8 +107,7 @@ private func occurrences(of text: String, in log: String) -> Int {
     @Test func `the joe voice's model loads when chosen, one at a time, and is released when unused`() throws {
         let rig = CaptureRig()
         let configuration = try joeRig(rig)
-        writeFile(
-            configuration, (String(decoding: readFile(configuration) ?? [], as: UTF8.self)) + "NeuralIdleSeconds 3\n")
+        writeFile(configuration, readText(configuration) + "NeuralIdleSeconds 3\n")
         try installTinyVoice("tiny", in: rig.folder + "/.local/share/utter/voices", megabytes: 0)
         let module = try startModule(rig, configurationPath: configuration, environment: try onnxRuntimeEnvironment())
         let before = residentKilobytes(module.pid)

@@ -23,11 +23,6 @@ private struct VoiceAuthoring: ~Copyable {
     }
 }
 
-/// A mono 16-bit tone at 22,050 Hz, as a recording for a clip.
-private func tone(frequency: Double, seconds: Double) -> [Int16] {
-    (0..<Int(seconds * 22050)).map { Int16(9000 * sin(2 * Double.pi * frequency * Double($0) / 22050)) }
-}
-
 @Test func `a voice created while sd_utter runs is checked clean, listed at once, and plays its clips`() throws {
     let authoring = VoiceAuthoring()
     // A voice still being made, in a hidden folder as create makes it, is not read.
@@ -52,7 +47,7 @@ private func tone(frequency: Double, seconds: Double) -> [Int16] {
 
             """)
     #expect(
-        String(decoding: readFile(folder + "/voice.conf") ?? [], as: UTF8.self) == """
+        readText(folder + "/voice.conf") == """
             Name "Greeter"
             Identifier "clips:Greeter"
             PrimaryLanguage "en-US"
@@ -88,12 +83,8 @@ private func tone(frequency: Double, seconds: Double) -> [Int16] {
     let recordings = authoring.home + "/recordings"
     mkdir(recordings, 0o755)
     mkdir(recordings + "/takes", 0o755)
-    #expect(
-        SoundFileContents.writeWAV(tone(frequency: 440, seconds: 0.5), sampleRate: 22050, to: recordings + "/hello.wav")
-    )
-    #expect(
-        SoundFileContents.writeWAV(
-            tone(frequency: 660, seconds: 0.7), sampleRate: 22050, to: recordings + "/takes/morning 2.wav"))
+    writeTone(recordings + "/hello.wav", frequency: 440, seconds: 0.5, amplitude: 9000)
+    writeTone(recordings + "/takes/morning 2.wav", frequency: 660, seconds: 0.7, amplitude: 9000)
     let phrases = authoring.file("phrases.txt", "Hello\ngood morning\ttakes/morning 2.wav\n")
     let create = authoring.utter(
         "voice", "create", "Tones", "-l", "de", "--phrases", phrases, "--clips", recordings, "--into",
@@ -107,7 +98,7 @@ private func tone(frequency: Double, seconds: Double) -> [Int16] {
 
             """)
     #expect(
-        String(decoding: readFile(authoring.home + "/Tones/voice.conf") ?? [], as: UTF8.self) == """
+        readText(authoring.home + "/Tones/voice.conf") == """
             Name "Tones"
             Identifier "clips:Tones"
             PrimaryLanguage "de"
@@ -136,8 +127,8 @@ private func tone(frequency: Double, seconds: Double) -> [Int16] {
     let folder = authoring.home + "/broken"
     mkdir(folder, 0o755)
     mkdir(folder + "/clips", 0o755)
-    SoundFileContents.writeWAV(tone(frequency: 440, seconds: 0.3), sampleRate: 22050, to: folder + "/clips/hello.wav")
-    SoundFileContents.writeWAV(tone(frequency: 550, seconds: 0.3), sampleRate: 22050, to: folder + "/clips/spare.wav")
+    writeTone(folder + "/clips/hello.wav", frequency: 440, seconds: 0.3, amplitude: 9000)
+    writeTone(folder + "/clips/spare.wav", frequency: 550, seconds: 0.3, amplitude: 9000)
     SoundFileContents.writeWAV([Int16](repeating: 0, count: 11025), sampleRate: 22050, to: folder + "/clips/quiet.wav")
     SoundFileContents.writeWAV([], sampleRate: 22050, to: folder + "/clips/empty.wav")
     writeFile(folder + "/clips/text.wav", "not a sound\n")
@@ -225,8 +216,8 @@ private func tone(frequency: Double, seconds: Double) -> [Int16] {
 
     let recordings = authoring.home + "/recordings"
     mkdir(recordings, 0o755)
-    SoundFileContents.writeWAV(tone(frequency: 440, seconds: 0.3), sampleRate: 22050, to: recordings + "/hello.wav")
-    SoundFileContents.writeWAV(tone(frequency: 440, seconds: 0.3), sampleRate: 22050, to: recordings + "/two.wav")
+    writeTone(recordings + "/hello.wav", frequency: 440, seconds: 0.3, amplitude: 9000)
+    writeTone(recordings + "/two.wav", frequency: 440, seconds: 0.3, amplitude: 9000)
     writeFile(recordings + "/two.flac", "")
     SoundFileContents.writeWAV([Int16](repeating: 0, count: 2205), sampleRate: 22050, to: recordings + "/quiet.wav")
     let list = authoring.file("list.txt", "hello\nquiet\n!!!\nmissing\nHello.\ntwo\nthree\tnone.wav\nfour\ta\tb\n")
