@@ -249,5 +249,10 @@ public func modulePath() -> String {
     return root + "/.build/debug/sd_utter"
 }
 
+/// The repository's key name tables.
+public var keyTablesFolder: String {
+    String(#filePath.dropLast("/Tests/TestSupport/ModuleProcess.swift".count)) + "/conf/keys"
+}
+
 /// The built utter command, beside sd_utter.
 public var utterPath: String { String(modulePath().dropLast("sd_utter".count)) + "utter" }
