@@ -226,7 +226,17 @@ let package = Package(
             name: "ChineseReadingTests", dependencies: ["ChineseReading", "SSML", "TestSupport"],
             exclude: ["Sentences.tsv"], swiftSettings: upcoming),
         .testTarget(name: "PlaybackTests", dependencies: ["Playback", "SSML"], swiftSettings: upcoming),
-        .testTarget(name: "SystemTests", dependencies: ["System"], swiftSettings: upcoming),
+        .testTarget(name: "SystemTests", dependencies: ["System", "TestSupport"], swiftSettings: upcoming),
+        .testTarget(
+            name: "RegularFilesTests", dependencies: ["RegularFiles", "System", "TestSupport"],
+            swiftSettings: upcoming),
+        .testTarget(
+            name: "AudioSinksTests", dependencies: ["AudioSinks", "System", "TestSupport"],
+            swiftSettings: upcoming),
+        // libsndfile and libsoxr: files written and read back, rates converted; libsonic's speed changes.
+        .testTarget(
+            name: "SoundFilesTests", dependencies: ["SoundFiles", "AudioSinks", "CSndFile", "TestSupport"],
+            swiftSettings: upcoming),
         .testTarget(name: "ScenarioTests", dependencies: ["Scenario", "TestSupport"], swiftSettings: upcoming),
         .testTarget(name: "AudioStreamTests", dependencies: ["AudioStream"], swiftSettings: upcoming),
         .testTarget(
@@ -259,6 +269,10 @@ let package = Package(
             name: "UtterModuleTests",
             dependencies: ["sd_utter", "utter", "UtterModule", "History", "System", "TestSupport"],
             swiftSettings: upcoming),
+        // libspeechd's client without a server, and with a private speech-dispatcher whose module is sd_utter.
+        .testTarget(
+            name: "SpeechDispatcherClientTests", dependencies: ["SpeechDispatcherClient", "sd_utter", "TestSupport"],
+            swiftSettings: upcoming),
         // The utter command: say, read, play, follow, voice and setup, run as a user runs them.
         .testTarget(
             name: "UtterCLITests",
@@ -275,7 +289,7 @@ let package = Package(
             name: "NeuralTests",
             dependencies: [
                 "OnnxRuntime", "Piper", "Speech", "AudioSinks", "Playback", "SSML", "System", "Voices", "TestSupport",
-                "UtterKit", "SoundFiles",
+                "UtterKit",
                 .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: upcoming),
