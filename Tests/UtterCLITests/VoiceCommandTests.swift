@@ -8,8 +8,7 @@ import Testing
 @Test func `a voice created from recordings copies each one, found by its slug or named after a tab`() throws {
     let authoring = VoiceAuthoring()
     let recordings = authoring.home + "/recordings"
-    mkdir(recordings, 0o755)
-    mkdir(recordings + "/takes", 0o755)
+    try FileSystem.createDirectories(recordings + "/takes")
     writeTone(recordings + "/hello.wav", frequency: 440, seconds: 0.5, amplitude: 9000)
     writeTone(recordings + "/takes/morning 2.wav", frequency: 660, seconds: 0.7, amplitude: 9000)
     let phrases = authoring.file("phrases.txt", "Hello\ngood morning\ttakes/morning 2.wav\n")
