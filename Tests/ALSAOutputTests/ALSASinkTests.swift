@@ -44,15 +44,6 @@ func signal(count: Int, job: Int) -> [Int16] {
     (0..<count).map { Int16(truncatingIfNeeded: $0 &* 37 &+ job &* 10007) }
 }
 
-/// Polls `condition` every millisecond for up to 10 s; a deadline against hangs, not a timing assert.
-func eventually(_ condition: () -> Bool) -> Bool {
-    for _ in 0..<10_000 {
-        if condition() { return true }
-        usleep(1000)
-    }
-    return condition()
-}
-
 extension ALSASink {
     func write(_ samples: [Int16]) -> Bool {
         samples.withUnsafeBufferPointer { write($0, isCancelled: { false }) }

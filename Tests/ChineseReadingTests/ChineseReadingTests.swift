@@ -9,7 +9,7 @@ import Testing
 /// was written, the rest were not.
 private let sentences: [(han: String, pinyin: String)] = {
     let folder = String(#filePath.prefix(upTo: #filePath.lastIndex(of: "/")!))
-    let table = String(decoding: readFile("\(folder)/Sentences.tsv") ?? [], as: UTF8.self)
+    let table = readText("\(folder)/Sentences.tsv")
     return table.split(separator: "\n").filter { !$0.hasPrefix("#") }.map { row in
         let columns = row.split(separator: "\t", omittingEmptySubsequences: false)
         return (String(columns[0]), String(columns[1]))

@@ -7,16 +7,6 @@ import TestSupport
 import Testing
 import Voices
 
-/// Waits (without a timing assert) until `condition` holds; false if it never does in `seconds`.
-func eventually(within seconds: Double = 60, _ condition: () -> Bool) -> Bool {
-    let deadline = monotonicSeconds() + seconds
-    while monotonicSeconds() < deadline {
-        if condition() { return true }
-        usleep(10_000)
-    }
-    return condition()
-}
-
 extension NeuralSynthesisTests {
     @Test func `a message asked for while its model loads is spoken by espeak-ng, the next by the model`() async throws
     {
@@ -40,7 +30,7 @@ extension NeuralSynthesisTests {
         // The message did not wait for the load: it ended before the model was there.
         #expect(!logs.contains { $0.contains("loaded in") }, "\(logs)")
 
-        #expect(eventually { rig.synthesizer.neuralModels.loadedVoices == [voice] }, "\(rig.logs.all)")
+        #expect(eventually(within: 60) { rig.synthesizer.neuralModels.loadedVoices == [voice] }, "\(rig.logs.all)")
         let second = try rig.speak(rig.job(Self.ssml, voice: voice))
         let afterwards = rig.logs.all
         rig.finish()
@@ -56,7 +46,7 @@ extension NeuralSynthesisTests {
         let rig = try await NeuralRig.start(neural: .init(readyWait: 0))
         let voice = try voice(tiny)
         rig.synthesizer.prepare(voice)
-        #expect(eventually { rig.synthesizer.neuralModels.loadedVoices == [voice] })
+        #expect(eventually(within: 60) { rig.synthesizer.neuralModels.loadedVoices == [voice] })
         let events = try rig.speak(rig.job(Self.ssml, voice: voice))
         rig.finish()
         #expect(!rig.logs.all.contains { $0.contains("neural voice unavailable") }, "\(rig.logs.all)")
@@ -72,12 +62,12 @@ extension NeuralSynthesisTests {
         let rig = try await NeuralRig.start(neural: .init(loadedLimit: 2, idleSeconds: 3))
         let (a, b, c) = (try voice(first), try voice(second), try voice(third))
         rig.synthesizer.prepare(a)
-        #expect(eventually { rig.synthesizer.neuralModels.loadedVoices == [a] })
+        #expect(eventually(within: 60) { rig.synthesizer.neuralModels.loadedVoices == [a] })
         rig.synthesizer.prepare(b)
-        #expect(eventually { rig.synthesizer.neuralModels.loadedVoices.contains(b) })
+        #expect(eventually(within: 60) { rig.synthesizer.neuralModels.loadedVoices.contains(b) })
         // A third: the one used longest ago goes first.
         rig.synthesizer.prepare(c)
-        #expect(eventually { rig.synthesizer.neuralModels.loadedVoices.contains(c) }, "\(rig.logs.all)")
+        #expect(eventually(within: 60) { rig.synthesizer.neuralModels.loadedVoices.contains(c) }, "\(rig.logs.all)")
         #expect(!rig.synthesizer.neuralModels.loadedVoices.contains(a))
         #expect(
             rig.logs.all.contains { $0.contains("model \(first.model) released: NeuralVoicesLoaded 2 reached") },
@@ -85,11 +75,11 @@ extension NeuralSynthesisTests {
         // Speaking keeps a model; unused for three seconds, every one is released.
         let events = try rig.speak(rig.job(Self.ssml, voice: c))
         check(events, against: expected, samples: rig.store.contents)
-        #expect(eventually { rig.synthesizer.neuralModels.loadedVoices.isEmpty }, "\(rig.logs.all)")
+        #expect(eventually(within: 60) { rig.synthesizer.neuralModels.loadedVoices.isEmpty }, "\(rig.logs.all)")
         // Logged once its memory is handed back, after it left the list (slow under ASan).
         for tiny in [second, third] {
             #expect(
-                eventually {
+                eventually(within: 60) {
                     rig.logs.all.contains { $0.contains("model \(tiny.model) released: unused for 3 s (NeuralIdleSeconds)") }
                 }, "\(rig.logs.all)")
         }
@@ -111,7 +101,7 @@ extension NeuralSynthesisTests {
         let voice = try voice(tiny)
         let store = rig.synthesizer.neuralModels
         store.prepare(voice)
-        #expect(eventually { store.loadedVoices == [voice] }, "\(rig.logs.all)")
+        #expect(eventually(within: 60) { store.loadedVoices == [voice] }, "\(rig.logs.all)")
         let deadline = monotonicSeconds() + 1.5
         await withTaskGroup(of: Void.self) { group in
             for _ in 0..<2 {
@@ -121,7 +111,7 @@ extension NeuralSynthesisTests {
             }
         }
         // Still serving: unused from now, released after its idle second.
-        #expect(eventually { store.loadedVoices.isEmpty }, "\(rig.logs.all)")
+        #expect(eventually(within: 60) { store.loadedVoices.isEmpty }, "\(rig.logs.all)")
         rig.finish()
         #expect(
             rig.logs.all.contains { $0.contains("model \(tiny.model) released: unused for 1 s (NeuralIdleSeconds)") },

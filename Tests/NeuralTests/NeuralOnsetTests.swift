@@ -16,17 +16,7 @@ struct NeuralOnsetTests {
 
     /// Where each stretch of sound starts: a sample above the threshold after at least `gap` quiet ones.
     static func onsets(_ samples: [Int16], threshold: Int16 = 300, gap: Int) -> [Int] {
-        var found: [Int] = []
-        var quiet = gap
-        for (index, sample) in samples.enumerated() {
-            if abs(Int(sample)) > Int(threshold) {
-                if quiet >= gap { found.append(index) }
-                quiet = 0
-            } else {
-                quiet += 1
-            }
-        }
-        return found
+        soundStretches(samples, threshold: threshold, gap: gap).map(\.lowerBound)
     }
 
     @Test func `marks and words after a pause are placed where the joe voice's sound starts`() async throws {

@@ -98,12 +98,6 @@ final class NeuralRig {
     deinit { finish() }
 }
 
-func monotonicSeconds() -> Double {
-    var now = timespec()
-    clock_gettime(CLOCK_MONOTONIC, &now)
-    return Double(now.tv_sec) + Double(now.tv_nsec) / 1e9
-}
-
 /// What the tiny model must give for `ssml`: each sentence's length, and where each word
 /// starts, from its phoneme ids (phonemised by libespeak-ng before the synth thread takes it).
 struct Expected {

@@ -1,113 +1,12 @@
 import AudioSinks
 import Glibc
 import Playback
-import SoundFiles
 import System
 import TestSupport
 import Testing
 import Voices
 
 @testable import Speech
-
-/// The fundamental frequency of the middle of `samples`, by normalised autocorrelation over
-/// 60…400 Hz: the first peak within 10% of the best one (not its octave below), refined by a
-/// parabola through its neighbours.
-func fundamental<Samples: Collection<Int16>>(_ samples: Samples, sampleRate: Int) -> Double {
-    let all = samples.map(Double.init)
-    let length = min(all.count, sampleRate / 5)
-    let start = (all.count - length) / 2
-    let x = Array(all[start..<(start + length)])
-    let (shortest, longest) = (sampleRate / 400, sampleRate / 60)
-    let window = x.count - longest - 1
-    guard window > 0 else { return 0 }
-    var scores = [Double](repeating: 0, count: longest + 2)
-    for lag in (shortest - 1)...(longest + 1) {
-        var product = 0.0
-        var energyA = 0.0
-        var energyB = 0.0
-        for index in 0..<window {
-            product += x[index] * x[index + lag]
-            energyA += x[index] * x[index]
-            energyB += x[index + lag] * x[index + lag]
-        }
-        scores[lag] = product / max(1e-9, (energyA * energyB).squareRoot())
-    }
-    let best = scores[shortest...longest].max() ?? 0
-    guard
-        let lag = (shortest...longest).first(where: {
-            scores[$0] >= 0.9 * best && scores[$0] >= scores[$0 - 1] && scores[$0] >= scores[$0 + 1]
-        })
-    else { return 0 }
-    let (a, b, c) = (scores[lag - 1], scores[lag], scores[lag + 1])
-    let offset = (a - c) / (2 * (a - 2 * b + c))
-    return Double(sampleRate) / (Double(lag) + (offset.isFinite ? offset : 0))
-}
-
-/// A sustained /a/ at `f0` Hz: harmonics shaped by two formants (700 and 1,200 Hz).
-func sustainedVowel(f0: Double, seconds: Double, sampleRate: Int = 22050, amplitude: Double = 9000) -> [Int16] {
-    let harmonics = (1...Int(4000 / f0)).map { k -> (Double, Double) in
-        let frequency = Double(k) * f0
-        let formants = [(700.0, 130.0), (1200.0, 150.0)].reduce(0.0) { sum, formant in
-            sum + 1 / (1 + pow((frequency - formant.0) / formant.1, 2))
-        }
-        return (frequency, (formants + 0.05) / Double(k).squareRoot())
-    }
-    let scale = amplitude / harmonics.reduce(0) { $0 + $1.1 }
-    return (0..<Int(seconds * Double(sampleRate))).map { index in
-        let t = Double(index) / Double(sampleRate)
-        return Int16(harmonics.reduce(0.0) { $0 + $1.1 * sin(2 * .pi * $1.0 * t) } * scale)
-    }
-}
-
-/// The first and last sample louder than `threshold`, in each stretch of sound separated by at
-/// least `gap` quieter samples.
-func soundStretches(_ samples: [Int16], threshold: Int16 = 300, gap: Int = 100) -> [ClosedRange<Int>] {
-    var stretches: [ClosedRange<Int>] = []
-    for (index, sample) in samples.enumerated() where abs(Int32(sample)) > Int32(threshold) {
-        if let last = stretches.last, index - last.upperBound <= gap {
-            stretches[stretches.count - 1] = last.lowerBound...index
-        } else {
-            stretches.append(index...index)
-        }
-    }
-    return stretches
-}
-
-struct SpeedChangeTests {
-    @Test(arguments: [0.5, 2.0, 3.0, 900.0 / 175])
-    func `libsonic divides the duration by the speed and keeps the pitch of a sustained vowel`(speed: Double) throws {
-        let vowel = sustainedVowel(f0: 120, seconds: 1)
-        let before = fundamental(vowel, sampleRate: 22050)
-        #expect(abs(before - 120) < 1, "the estimator reads the vowel it is given: \(before) Hz")
-        let changed = try #require(SpeedChange.apply(vowel, speed: speed, sampleRate: 22050))
-        let ratio = Double(vowel.count) / Double(changed.count)
-        #expect(abs(ratio / speed - 1) < 0.02, "duration ratio \(ratio) at speed \(speed)")
-        let after = fundamental(changed, sampleRate: 22050)
-        #expect(abs(after / before - 1) < 0.03, "F0 \(before) Hz became \(after) Hz at speed \(speed)")
-        #expect(rootMeanSquare(changed) > rootMeanSquare(vowel) * 0.8, "still as loud")
-    }
-
-    @Test func `at speed 1 a clip is left sample for sample`() throws {
-        let clip = [Int16](repeating: 0, count: 500) + sustainedVowel(f0: 150, seconds: 0.3)
-        #expect(SpeedChange.clip(clip, speed: 1, sampleRate: 22050) == clip)
-        #expect(SpeedChange.apply(clip, speed: 1, sampleRate: 22050) == clip)
-        #expect(SpeedChange.position(12345, speed: 1) == 12345)
-        #expect(SpeedChange.position(12345, speed: 2.5) == 4938)
-    }
-
-    @Test func `a faster clip loses its margins of silence once more than its sound`() throws {
-        let margin = [Int16](repeating: 0, count: 4410)  // 200 ms
-        let clip = margin + sustainedVowel(f0: 130, seconds: 0.4) + margin
-        let paced = try #require(SpeedChange.clip(clip, speed: 4, sampleRate: 22050))
-        let stretches = soundStretches(paced)
-        try #require(stretches.count == 1, "\(stretches)")
-        let sound = stretches[0]
-        // 400 ms of vowel in 100, 200 ms of silence on each side in 12.5.
-        #expect(abs(Double(sound.count) / 2205 - 1) < 0.05, "\(sound.count) samples of sound")
-        #expect(abs(Double(sound.lowerBound) / 276 - 1) < 0.15, "leading margin \(sound.lowerBound)")
-        #expect(abs(Double(paced.count - 1 - sound.upperBound) / 276 - 1) < 0.15, "trailing margin")
-    }
-}
 
 @Suite(.serialized)
 struct PacedSynthesisTests {
@@ -168,44 +67,5 @@ struct PacedSynthesisTests {
         let first = fundamental(paced[words[0]], sampleRate: 22050)
         let second = fundamental(paced[words[1]], sampleRate: 22050)
         #expect(abs(first / 120 - 1) < 0.03 && abs(second / 180 - 1) < 0.03, "F0 \(first) and \(second) Hz")
-    }
-}
-
-struct ClipPaceTests {
-    @Test func `a clip is as recorded at speed 1, paced by the rate alone below it`() {
-        #expect(
-            ClipPace.speed(1, maximumSpeed: 5, normalRate: 175, words: 1, soundSeconds: 0.4, marginSeconds: 0.3) == 1)
-        #expect(
-            ClipPace.speed(0.5, maximumSpeed: 5, normalRate: 175, words: 1, soundSeconds: 0.4, marginSeconds: 0.3)
-                == 0.5)
-        #expect(
-            ClipPace.speed(3, maximumSpeed: 5, normalRate: 175, words: 0, soundSeconds: 0.4, marginSeconds: 0.3) == 3)
-    }
-
-    @Test func `at the top a clip lasts what its words take at the top pace, margins counted`() {
-        let (sound, margins) = (0.4, 0.3)
-        for words in [1, 2] {
-            let top = 900.0 / 175
-            let speed = ClipPace.speed(
-                top, maximumSpeed: top, normalRate: 175, words: words, soundSeconds: sound, marginSeconds: margins)
-            let lasts = sound / speed + margins / (speed * speed)
-            let allowed = Double(words) * 60 / (ClipPace.engineMeasuredPace * 900)
-            #expect(
-                abs(lasts / allowed - 1) < 0.001 || speed == top * ClipPace.corrections.upperBound,
-                "\(lasts) s for \(allowed) s")
-            // Halfway (geometrically) it has half the correction's logarithm.
-            let half = ClipPace.speed(
-                top.squareRoot(), maximumSpeed: top, normalRate: 175, words: words, soundSeconds: sound,
-                marginSeconds: margins)
-            #expect(abs(half / top.squareRoot() - (speed / top).squareRoot()) < 1e-9)
-        }
-    }
-
-    @Test func `words are counted where a script spaces them, not elsewhere`() {
-        #expect(ClipPace.words(in: "good  morning") == 2)
-        #expect(ClipPace.words(in: "hello") == 1)
-        #expect(ClipPace.words(in: "こんにちは") == 0)
-        #expect(ClipPace.words(in: "你好") == 0)
-        #expect(ClipPace.words(in: "สวัสดี") == 0)
     }
 }

@@ -86,23 +86,13 @@ private final class PipeWireRig {
 }
 
 /// `seconds` of a 441 Hz sine at 22050 Hz (50 samples a cycle: neighbours differ by at most ~2,000).
-private func tone(seconds: Double, amplitude: Double = 16000) -> [Int16] {
-    (0..<Int(seconds * Double(PipeWireRig.rate))).map {
-        Int16(amplitude * sin(2 * Double.pi * 441 * Double($0) / Double(PipeWireRig.rate)))
-    }
+private func tone(seconds: Double) -> [Int16] {
+    TestSupport.tone(frequency: 441, seconds: seconds, amplitude: 16000, sampleRate: PipeWireRig.rate)
 }
 
-/// The runs of audible samples, split at gaps of silence of at least `gap` samples.
-private func audibleRuns(_ samples: [Int16], threshold: Int32 = 300, gap: Int = 2205) -> [ClosedRange<Int>] {
-    var runs: [ClosedRange<Int>] = []
-    for (index, sample) in samples.enumerated() where abs(Int32(sample)) >= threshold {
-        if let last = runs.last, index - last.upperBound < gap {
-            runs[runs.count - 1] = last.lowerBound...index
-        } else {
-            runs.append(index...index)
-        }
-    }
-    return runs
+/// The runs of audible samples (300 and up), split at gaps of silence of 100 ms or more.
+private func audibleRuns(_ samples: [Int16]) -> [ClosedRange<Int>] {
+    soundStretches(samples, threshold: 299, gap: 2204)
 }
 
 /// The largest difference between neighbouring samples in `samples[range]`.
@@ -127,7 +117,7 @@ private func threadIDs() -> Set<String> {
 private func contextSwitches(_ ids: Set<String>) -> Int {
     var total = 0
     for id in ids {
-        let status = String(decoding: readFile("/proc/self/task/\(id)/status") ?? [], as: UTF8.self)
+        let status = readText("/proc/self/task/\(id)/status")
         for line in status.split(separator: "\n") where line.contains("ctxt_switches:") {
             total += Int(line.split(separator: "\t").last ?? "") ?? 0
         }

@@ -7,7 +7,7 @@ import TestSupport
 import Testing
 
 /// 400 ms of a 300 Hz tone.
-private let tone: [Int16] = (0..<8820).map { Int16(12000 * sin(2 * Double.pi * 300 * Double($0) / 22050)) }
+private let tone = TestSupport.tone(frequency: 300, seconds: 0.4, amplitude: 12000)
 
 /// How many samples of the newest audible run the recording ends with (a gap of 10 ms or more
 /// ends a run).

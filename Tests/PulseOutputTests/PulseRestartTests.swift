@@ -13,20 +13,7 @@ private let burst: [Int16] = (0..<4410).map { Int16(6000 + 3000 * sin(2 * Double
 /// The audible runs of `samples` (at or above -40 dBFS; a gap of 1 ms or more ends a run: the
 /// sounds never fall under it).
 private func soundRuns(_ samples: [Int16]) -> [ArraySlice<Int16>] {
-    var runs: [ArraySlice<Int16>] = []
-    var start: Int? = nil
-    var last = 0
-    for (index, sample) in samples.enumerated() where abs(Int32(sample)) >= 300 {
-        if let first = start, index - last > 22 {
-            runs.append(samples[first...last])
-            start = index
-        } else if start == nil {
-            start = index
-        }
-        last = index
-    }
-    if let first = start { runs.append(samples[first...last]) }
-    return runs
+    soundStretches(samples, threshold: 299, gap: 22).map { samples[$0] }
 }
 
 /// Sounds that follow a libpulse stream that ran dry, sample by sample on the server's monitor
@@ -69,7 +56,7 @@ struct PulseRestartTests {
             }
             usleep(useconds_t(gap * 1000))  // silence: the stream runs dry
             // The server's rewinds for this sound: none, or one (in frames) when it had run dry.
-            let log = String(decoding: readFile(server.runtime + "/pulse.log") ?? [], as: UTF8.self)
+            let log = readText(server.runtime + "/pulse.log")
             let rewinds = nullSinkRewinds(log: log, dueTo: "end of underrun")
             cut.append(rewinds.dropFirst(rewindsBefore).reduce(0, +) / MemoryLayout<Int16>.size)
             rewindsBefore = rewinds.count

@@ -7,7 +7,7 @@ import TestSupport
 import Testing
 
 /// 1.5 s of a 300 Hz tone.
-private let tone: [Int16] = (0..<33075).map { Int16(8000 * sin(2 * Double.pi * 300 * Double($0) / 22050)) }
+private let tone = TestSupport.tone(frequency: 300, seconds: 1.5, amplitude: 8000)
 
 /// Where a STOP's fade starts on PulseAudio, whose sinks mix ahead of what the listener hears.
 @Suite(.serialized)
@@ -24,7 +24,7 @@ struct PulseStopPlacementTests {
         let folder = TemporaryFolder(prefix: "utter-pulse-stop")
         let server = try PrivateSoundServer(runtime: folder.path + "/server", kind: .pulseAudio, debugLog: true)
         let health = try stopFourTimes(on: server, sink: "utter_null")
-        let log = String(decoding: readFile(server.runtime + "/pulse.log") ?? [], as: UTF8.self)
+        let log = readText(server.runtime + "/pulse.log")
         let rewinds = nullSinkRewinds(log: log, dueTo: "rewrite")
         print("PulseAudio: bytes rewound for the \(stops) STOPs' rewrites: \(rewinds)")
         #expect(rewinds.count == stops, "one rewind per STOP: \(rewinds)")
@@ -57,7 +57,7 @@ struct PulseStopPlacementTests {
             waitpid(reader, &status, 0)
         }
         let health = try stopFourTimes(on: server, sink: "utter_pipe")
-        let log = String(decoding: readFile(server.runtime + "/pulse.log") ?? [], as: UTF8.self)
+        let log = readText(server.runtime + "/pulse.log")
         let rewrites = log.split(separator: "\n").filter { $0.contains("Requesting rewind due to rewrite") }.count
         print("PulseAudio, pipe sink: rewinds asked for the \(stops) STOPs' rewrites: \(rewrites)")
         #expect(rewrites == 0, "the fade went before the read index of a sink that cannot rewind")

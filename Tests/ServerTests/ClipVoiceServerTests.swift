@@ -6,7 +6,7 @@ import Testing
 @Suite("clip voices through speech-dispatcher")
 struct ClipVoiceServerTests {
     /// A 0.4 s tone at the module's rate.
-    static let tone = (0..<8820).map { Int16(9000 * sin(2 * Double.pi * 630 * Double($0) / 22050)) }
+    static let tone = TestSupport.tone(frequency: 630, seconds: 0.4, amplitude: 9000)
 
     @Test("a clip voice in ~/.local/share/utter/voices is listed by spd-say -L and plays its clip for spd-say -y")
     func clipVoiceThroughTheServer() async throws {

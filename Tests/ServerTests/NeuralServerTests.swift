@@ -69,7 +69,3 @@ struct NeuralServerTests {
         }
     }
 }
-
-private func readText(_ path: String) -> String {
-    (try? String(contentsOfFile: path, encoding: .utf8)) ?? ""
-}

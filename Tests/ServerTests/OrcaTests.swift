@@ -24,7 +24,7 @@ struct OrcaTests {
         let runtime = try installedOnnxRuntime()
         let folder = try await runOrca(voice: ["joe", joe.model, runtime.libraryPath])
         guard let folder else { return }  // failed and recorded; the folder is kept
-        let serverLog = (try? String(contentsOfFile: folder + "/log/speech-dispatcher.log", encoding: .utf8)) ?? ""
+        let serverLog = readText(folder + "/log/speech-dispatcher.log")
         #expect(serverLog.contains("synthesis_voice=joe"), "Orca did not choose the voice joe")
         let audio = (try? Data(contentsOf: URL(fileURLWithPath: folder + "/capture.raw"))) ?? Data()
         let samples = audio.withUnsafeBytes { Array($0.bindMemory(to: Int16.self)) }
@@ -53,7 +53,7 @@ struct OrcaTests {
             Issue.record("the Orca stack stalled for 240 s\n\(diagnostics(folder))")
             return nil
         }
-        let lines = ((try? String(contentsOfFile: output, encoding: .utf8)) ?? "").split(separator: "\n")
+        let lines = readText(output).split(separator: "\n")
         let errors = lines.filter { $0.hasPrefix("error ") }
         #expect(errors.isEmpty && stack.terminationStatus == 0, "\(errors)\n\(diagnostics(folder))")
         let steps = lines.filter { $0.hasPrefix("step ") }.map { $0.split(separator: " ")[1] }
@@ -69,7 +69,7 @@ struct OrcaTests {
 
         // Say All depends on marks: every mark of each Say All sentence came back to the server,
         // in order (other messages may be cut short by the next key press, as Orca intends).
-        let serverLog = (try? String(contentsOfFile: folder + "/log/speech-dispatcher.log", encoding: .utf8)) ?? ""
+        let serverLog = readText(folder + "/log/speech-dispatcher.log")
         let reported = serverLog.components(separatedBy: "Event from output module while speaking: |700-").dropFirst()
             .map { String($0.prefix { $0 != "\n" }) }
         let sent = serverLog.components(separatedBy: "Command sent to output module: |<speak>").dropFirst()
@@ -92,7 +92,7 @@ struct OrcaTests {
         }
         #expect(sayAllMarks >= 28, "Say All sent \(sayAllMarks) marks")
 
-        let moduleLog = (try? String(contentsOfFile: folder + "/log/utter.log", encoding: .utf8)) ?? ""
+        let moduleLog = readText(folder + "/log/utter.log")
         // A neural model slower to load than a listener waits (a second; the sanitizer builds take
         // longer) has its first messages spoken by espeak-ng, said in the log: that is the voice's
         // documented behaviour, not a problem; that joe spoke afterwards is checked by the caller.

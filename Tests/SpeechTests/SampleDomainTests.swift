@@ -172,21 +172,6 @@ struct InProcessEngineTests {
     }
 }
 
-/// The quiet runs of `samples` (no sample at or above −40 dBFS) at least `minimum` samples long.
-private func quietRuns(in samples: [Int16], minimum: Int) -> [Range<Int>] {
-    var runs: [Range<Int>] = []
-    var start: Int?
-    for (index, sample) in samples.enumerated() {
-        if abs(Int32(sample)) < 300 {
-            if start == nil { start = index }
-        } else if let first = start {
-            if index - first >= minimum { runs.append(first..<index) }
-            start = nil
-        }
-    }
-    return runs
-}
-
 /// Marks in the sample domain where libespeak-ng speeds itself up with its own libsonic stream
 /// (450 words a minute and more).
 @Suite(.serialized)
@@ -211,7 +196,7 @@ struct FastRateMarkTests {
         try #require(marks.keys.sorted() == names, "every mark reported: \(events)")
         // A pause between words lasts 15 ms or more at 900 words a minute (18 ms after a comma);
         // the closure of a stop consonant inside a word is shorter.
-        let pauses = quietRuns(in: samples, minimum: 220)
+        let pauses = quietRuns(samples, atLeast: 220)
         for name in names {
             let mark = marks[name]!
             let nearest = try #require(pauses.min { abs($0.upperBound - mark) < abs($1.upperBound - mark) })

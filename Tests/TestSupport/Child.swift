@@ -1,51 +1,111 @@
-// A child process started with posix_spawn, with a clean signal state.
+// Child processes started with posix_spawn, with a clean signal state.
 //
 // Why not Foundation.Process: tests run on libdispatch worker threads, which block nearly every
 // signal, and a process spawned from there inherits that mask. speech-dispatcher then ignores
 // SIGTERM (it never sends its modules STOP+QUIT) and clients may hang. Here the child gets an empty
-// signal mask and default dispositions, stdin from /dev/null and stdout/stderr into a file.
-public import Foundation
+// signal mask and default dispositions, and its standard streams where the caller says.
+public import Glibc
 
-#if canImport(Glibc)
-    import Glibc
-#endif
+/// Where a child's standard input, output or error goes.
+public enum ChildStream: Sendable {
+    /// This process's own.
+    case inherited
+    case null
+    /// A file, created (mode 0644) and truncated, or appended to.
+    case file(String, appending: Bool = false)
+    /// An open descriptor of this process.
+    case descriptor(Int32)
+    /// Standard error only: where standard output goes.
+    case output
+}
 
+/// The signal state a child starts with.
+public enum ChildSignals: Sendable {
+    /// No signal blocked and the usual ones at their defaults.
+    case clean
+    /// The spawning thread's mask and dispositions, as they are.
+    case inherited
+}
+
+/// Starts `arguments` (the first an absolute path) with `environment` (`NAME=value`) and its
+/// standard streams where asked, closing `closing` in the child; its process ID.
+public func spawnChild(
+    _ arguments: [String], environment: [String], input: ChildStream = .null, output: ChildStream,
+    error: ChildStream = .output, closing: [Int32] = [], signals: ChildSignals = .clean
+) throws(SpawnError) -> pid_t {
+    var actions = posix_spawn_file_actions_t()
+    posix_spawn_file_actions_init(&actions)
+    defer { posix_spawn_file_actions_destroy(&actions) }
+    for (descriptor, stream) in [(Int32(0), input), (1, output), (2, error)] {
+        switch stream {
+        case .inherited: break
+        case .null:
+            posix_spawn_file_actions_addopen(&actions, descriptor, "/dev/null", descriptor == 0 ? O_RDONLY : O_WRONLY, 0)
+        case .file(let path, let appending):
+            let flags = O_WRONLY | O_CREAT | (appending ? O_APPEND : O_TRUNC)
+            posix_spawn_file_actions_addopen(&actions, descriptor, path, flags, 0o644)
+        case .descriptor(let open): posix_spawn_file_actions_adddup2(&actions, open, descriptor)
+        case .output: posix_spawn_file_actions_adddup2(&actions, 1, descriptor)
+        }
+    }
+    for descriptor in closing { posix_spawn_file_actions_addclose(&actions, descriptor) }
+    let argv = arguments.map { strdup($0) } + [nil]
+    let envp = environment.map { strdup($0) } + [nil]
+    defer { (argv + envp).forEach { free($0) } }
+    var child: pid_t = 0
+    let result =
+        switch signals {
+        case .clean: withCleanSpawnAttributes { posix_spawn(&child, arguments[0], &actions, $0, argv, envp) }
+        case .inherited: posix_spawn(&child, arguments[0], &actions, nil, argv, envp)
+        }
+    guard result == 0 else { throw SpawnError(what: "posix_spawn \(arguments[0])", code: result) }
+    return child
+}
+
+/// Calls `body` with spawn attributes for a child that starts with no signal blocked and the usual
+/// signals at their defaults, whatever the spawning test thread blocks or ignores (a test thread
+/// blocks most signals, and a server a child starts would inherit that and never see SIGTERM).
+private func withCleanSpawnAttributes<R>(_ body: (UnsafePointer<posix_spawnattr_t>) -> R) -> R {
+    var attributes = posix_spawnattr_t()
+    posix_spawnattr_init(&attributes)
+    defer { posix_spawnattr_destroy(&attributes) }
+    var empty = sigset_t()
+    sigemptyset(&empty)
+    posix_spawnattr_setsigmask(&attributes, &empty)
+    var defaults = sigset_t()
+    sigemptyset(&defaults)
+    for signal in [SIGPIPE, SIGTERM, SIGINT, SIGHUP, SIGQUIT, SIGCHLD, SIGUSR1, SIGUSR2, SIGALRM] {
+        sigaddset(&defaults, signal)
+    }
+    posix_spawnattr_setsigdefault(&attributes, &defaults)
+    posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
+    return withUnsafePointer(to: &attributes) { body($0) }
+}
+
+/// A child process started with a clean signal state, and reaped when asked about.
 public final class Child {
     public let processIdentifier: pid_t
     /// Exit code, or 128 + signal number; -1 if it could not be reaped. nil while running.
     public private(set) var terminationStatus: Int32?
 
+    /// Starts `arguments` (the first an absolute path) with `environment` (`NAME=value`), standard
+    /// input from /dev/null.
+    public init(
+        _ arguments: [String], environment: [String], output: ChildStream, error: ChildStream = .output
+    ) throws {
+        processIdentifier = try spawnChild(arguments, environment: environment, output: output, error: error)
+    }
+
     /// - Parameters:
     ///   - output: file for stdout (created/truncated).
     ///   - error: file for stderr; nil = the same file as stdout.
-    public init(
+    public convenience init(
         _ executable: String, _ arguments: [String], environment: [String: String],
         output: String, error: String? = nil
     ) throws {
-        var actions = posix_spawn_file_actions_t()
-        posix_spawn_file_actions_init(&actions)
-        defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
-        posix_spawn_file_actions_addopen(&actions, 1, output, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
-        if let error {
-            posix_spawn_file_actions_addopen(&actions, 2, error, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
-        } else {
-            posix_spawn_file_actions_adddup2(&actions, 1, 2)
-        }
-
-        let argv: [UnsafeMutablePointer<CChar>?] = ([executable] + arguments).map { strdup($0) } + [nil]
-        let envp: [UnsafeMutablePointer<CChar>?] =
-            environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
-        defer {
-            for p in argv { free(p) }
-            for p in envp { free(p) }
-        }
-        var pid: pid_t = 0
-        let rc = withCleanSpawnAttributes { posix_spawn(&pid, executable, &actions, $0, argv, envp) }
-        guard rc == 0 else {
-            throw RigError("posix_spawn \(executable) failed: \(String(cString: strerror(rc)))")
-        }
-        processIdentifier = pid
+        try self.init(
+            [executable] + arguments, environment: environment.map { "\($0.key)=\($0.value)" }, output: .file(output),
+            error: error.map { .file($0) } ?? .output)
     }
 
     /// Reaps the child if it has exited (non-blocking).
@@ -65,6 +125,12 @@ public final class Child {
 
     public func signal(_ signal: Int32) {
         if isRunning { kill(processIdentifier, signal) }
+    }
+
+    /// Waits until the child exits or `seconds` pass, blocking the calling thread; whether it exited.
+    @discardableResult
+    public func wait(seconds: Double) -> Bool {
+        eventually(within: seconds, every: 0.01) { !isRunning }
     }
 
     /// Waits until the child exits or the deadline passes; returns whether it exited.

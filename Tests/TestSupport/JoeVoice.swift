@@ -29,3 +29,25 @@ public func joeVoiceFiles() throws -> (model: String, config: String) {
 public func installedOnnxRuntime() throws -> OnnxRuntime {
     try OnnxRuntime.load(candidates: OnnxRuntime.candidates(configured: nil, environment: Environment.value)).get()
 }
+
+/// The ONNX Runtime library the test process finds, for modules started with another HOME.
+public func onnxRuntimeEnvironment() throws -> [String] {
+    let runtime = try installedOnnxRuntime()
+    return ["UTTER_ONNXRUNTIME=\(runtime.libraryPath)"]
+}
+
+/// A rig whose voice folder holds the joe voice as `utter voice add` installs it; `settings` are
+/// more utter.conf lines.
+public func joeRig(_ rig: borrowing CaptureRig, settings: String = "") throws -> String {
+    let joe = try joeVoiceFiles()
+    // Where `utter voice add` puts it, which `utter say` reads too.
+    let voices = rig.folder + "/.local/share/utter/voices"
+    for folder in [".local", ".local/share", ".local/share/utter", ".local/share/utter/voices"] {
+        mkdir(rig.folder + "/" + folder, 0o755)
+    }
+    mkdir(voices + "/joe", 0o755)
+    symlink(joe.model, voices + "/joe/en_US-joe-medium.onnx")
+    symlink(joe.config, voices + "/joe/en_US-joe-medium.onnx.json")
+    writeFile(rig.folder + "/utter.conf", "VoiceFolder \"\(voices)\"\nNeuralThreads 2\n" + settings)
+    return rig.folder + "/utter.conf"
+}

@@ -20,7 +20,7 @@ public struct CaptureRig: ~Copyable {
     }
 
     /// What the module wrote to stderr, its log.
-    public var log: String { String(decoding: readFile(logPath) ?? [], as: UTF8.self) }
+    public var log: String { readText(logPath) }
 
     /// The captured samples (S16_LE mono).
     public func samples() -> [Int16] {
@@ -57,20 +57,12 @@ public final class ModuleProcess {
         case (.failure(let error), _), (_, .failure(let error)):
             throw SpawnError(what: "pipe", code: error.code)
         }
-        var actions = posix_spawn_file_actions_t()
-        posix_spawn_file_actions_init(&actions)
-        defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_adddup2(&actions, toModule[0], 0)
-        posix_spawn_file_actions_adddup2(&actions, fromModule[1], 1)
-        posix_spawn_file_actions_addopen(&actions, 2, logPath, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
-        for fd in toModule + fromModule { posix_spawn_file_actions_addclose(&actions, fd) }
-        var binary = modulePath()
-        var arguments = [binary, configurationPath]
+        var arguments = [modulePath(), configurationPath]
         if boundByPermissions && geteuid() == 0 {
             // Dropped from the bounding and inheritable sets, the capabilities cannot come back at exec.
             let capabilities = "-dac_override,-dac_read_search"
-            arguments = ["setpriv", "--inh-caps=\(capabilities)", "--bounding-set=\(capabilities)", "--"] + arguments
-            binary = "/usr/bin/setpriv"
+            arguments =
+                ["/usr/bin/setpriv", "--inh-caps=\(capabilities)", "--bounding-set=\(capabilities)", "--"] + arguments
         }
         var environment = ["HOME=\(home)", "PATH=/usr/bin:/bin", "LANG=C.UTF-8"]
         // A test's own XDG_RUNTIME_DIR (the history socket's folder; empty: none) replaces the runner's.
@@ -78,14 +70,11 @@ public final class ModuleProcess {
             environment.append("XDG_RUNTIME_DIR=\(String(cString: runtime))")
         }
         environment += extra
-        var child: pid_t = 0
-        let result = withCStrings(arguments) { argv in
-            withCStrings(environment) { envp in
-                posix_spawn(&child, binary, &actions, nil, argv, envp)
-            }
-        }
-        guard result == 0 else { throw SpawnError(what: "posix_spawn \(binary)", code: result) }
-        pid = child
+        // The spawning thread's signal mask, as ever: a SIGTERM sent before the module's signalfd
+        // takes it stays pending rather than ending the module.
+        pid = try spawnChild(
+            arguments, environment: environment, input: .descriptor(toModule[0]), output: .descriptor(fromModule[1]),
+            error: .file(logPath), closing: toModule + fromModule, signals: .inherited)
         self.logPath = logPath
         close(toModule[0])
         close(fromModule[1])
@@ -187,7 +176,7 @@ public final class ModuleProcess {
             return String(decoding: buffer[0..<count].map { UInt8(bitPattern: $0) }, as: UTF8.self)
         }
         func text(_ path: String) -> String {
-            String(decoding: readFile(path) ?? [], as: UTF8.self).split(separator: "\n").first.map(String.init) ?? "?"
+            readText(path).split(separator: "\n").first.map(String.init) ?? "?"
         }
         guard let pipe = link("/proc/\(pid)/fd/1") else { return "the module's stdout cannot be read" }
         var holders: [String] = []
@@ -220,7 +209,7 @@ public final class ModuleProcess {
     /// Prints the end of the module's log to the runner's stderr: the test's folder, and the log
     /// with it, is gone when the run ends, and a sanitizer's report (TSan exits 66) is in that log.
     private func showLog(because reason: String) {
-        let log = String(decoding: readFile(logPath) ?? [], as: UTF8.self)
+        let log = readText(logPath)
         let tail = log.count > 8000 ? "…" + log.suffix(8000) : Substring(log)
         let report = Array("sd_utter (pid \(pid)) \(reason); the end of its log \(logPath):\n\(tail)\n".utf8)
         _ = report.withUnsafeBytes { write(STDERR_FILENO, $0.baseAddress, $0.count) }
@@ -260,19 +249,10 @@ public func modulePath() -> String {
     return root + "/.build/debug/sd_utter"
 }
 
+/// The repository's key name tables.
+public var keyTablesFolder: String {
+    String(#filePath.dropLast("/Tests/TestSupport/ModuleProcess.swift".count)) + "/conf/keys"
+}
+
 /// The built utter command, beside sd_utter.
 public var utterPath: String { String(modulePath().dropLast("sd_utter".count)) + "utter" }
-
-public func monotonicSeconds() -> Double {
-    var time = timespec()
-    clock_gettime(CLOCK_MONOTONIC, &time)
-    return Double(time.tv_sec) + Double(time.tv_nsec) / 1e9
-}
-
-
-
-private func withCStrings<R>(_ strings: [String], _ body: ([UnsafeMutablePointer<CChar>?]) -> R) -> R {
-    let pointers = strings.map { strdup($0) } + [nil]
-    defer { pointers.forEach { free($0) } }
-    return body(pointers)
-}

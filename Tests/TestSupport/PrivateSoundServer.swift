@@ -71,18 +71,9 @@ public final class PrivateSoundServer {
     /// Starts a client of this server (`arguments[0]`: its path) with its standard output going
     /// to `output` (created or truncated); its pid.
     public func spawnClient(_ arguments: [String], output: String = "/dev/null") throws -> pid_t {
-        let environment = self.environment + ["PULSE_SERVER=unix:\(socket)"]
-        let argv = arguments.map { strdup($0) } + [nil]
-        let envp = environment.map { strdup($0) } + [nil]
-        defer { (argv + envp).forEach { free($0) } }
-        var actions = posix_spawn_file_actions_t()
-        posix_spawn_file_actions_init(&actions)
-        defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_addopen(&actions, 1, output, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
-        var child: pid_t = 0
-        let result = withCleanSpawnAttributes { posix_spawn(&child, arguments[0], &actions, $0, argv, envp) }
-        guard result == 0 else { throw SpawnError(what: "posix_spawn \(arguments[0])", code: result) }
-        return child
+        try spawnChild(
+            arguments, environment: environment + ["PULSE_SERVER=unix:\(socket)"], input: .inherited,
+            output: .file(output), error: .inherited)
     }
 
     public var environment: [String] {
@@ -162,19 +153,7 @@ public final class PrivateSoundServer {
     }
 
     private func spawn(_ arguments: [String], log: String) throws -> pid_t {
-        var child: pid_t = 0
-        var actions = posix_spawn_file_actions_t()
-        posix_spawn_file_actions_init(&actions)
-        defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
-        posix_spawn_file_actions_addopen(&actions, 1, runtime + "/" + log, O_WRONLY | O_CREAT | O_APPEND, 0o644)
-        posix_spawn_file_actions_adddup2(&actions, 1, 2)
-        let argv = arguments.map { strdup($0) } + [nil]
-        let envp = environment.map { strdup($0) } + [nil]
-        defer { (argv + envp).forEach { free($0) } }
-        let result = withCleanSpawnAttributes { posix_spawn(&child, arguments[0], &actions, $0, argv, envp) }
-        guard result == 0 else { throw SpawnError(what: "posix_spawn \(arguments[0])", code: result) }
-        return child
+        try spawnChild(arguments, environment: environment, output: .file(runtime + "/" + log, appending: true))
     }
 
     /// Waits until `path` exists (a daemon's socket), at most 10 seconds.

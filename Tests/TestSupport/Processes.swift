@@ -2,7 +2,7 @@ import Glibc
 
 /// VmRSS of process `pid` in KiB, from /proc (0 when unreadable).
 public func residentKilobytes(_ pid: Int32) -> Int {
-    let status = String(decoding: readFile("/proc/\(pid)/status") ?? [], as: UTF8.self)
+    let status = readText("/proc/\(pid)/status")
     let line = status.split(separator: "\n").first { $0.hasPrefix("VmRSS:") } ?? ""
     return Int(line.split(separator: " ").dropFirst().first ?? "") ?? 0
 }
@@ -33,6 +33,11 @@ public func readFile(_ path: String) -> [UInt8]? {
         guard count > 0 else { return bytes }
         bytes += buffer[0..<count]
     }
+}
+
+/// The whole file at `path` as text (invalid UTF-8 replaced); empty when it cannot be read.
+public func readText(_ path: String) -> String {
+    String(decoding: readFile(path) ?? [], as: UTF8.self)
 }
 
 /// Writes `text` to `path`, replacing it.

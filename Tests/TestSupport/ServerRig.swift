@@ -238,8 +238,8 @@ public final class ServerRig {
             p.signal(SIGKILL)
             await p.wait(timeout: .seconds(5))
         }
-        let stdout = (try? String(contentsOfFile: outPath, encoding: .utf8)) ?? ""
-        let stderr = (try? String(contentsOfFile: errPath, encoding: .utf8)) ?? ""
+        let stdout = readText(outPath)
+        let stderr = readText(errPath)
         let status = p.terminationStatus ?? -1
         let result = Finished(status: status, stdout: stdout, stderr: stderr, timedOut: timedOut)
         note(

@@ -57,9 +57,6 @@ public func rootMeanSquare<Samples: Collection<Int16>>(_ samples: Samples) -> Do
 
 /// A 16-bit mono WAV file of a sine tone at 22,050 Hz, written with libsndfile.
 public func writeTone(_ path: String, frequency: Double, seconds: Double, amplitude: Double) {
-    let rate = 22050
-    let samples = (0..<Int(seconds * Double(rate))).map { index in
-        Int16(amplitude * sin(2 * Double.pi * frequency * Double(index) / Double(rate)))
-    }
-    precondition(SoundFileContents.writeWAV(samples, sampleRate: rate, to: path), "cannot write \(path)")
+    let samples = tone(frequency: frequency, seconds: seconds, amplitude: amplitude)
+    precondition(SoundFileContents.writeWAV(samples, sampleRate: 22050, to: path), "cannot write \(path)")
 }

@@ -48,15 +48,7 @@ public final class TerminalSession {
 
     /// Waits until `condition` holds for the screen, for at most `seconds`.
     public func waitUntil(seconds: Double = 20, _ condition: (String) -> Bool) -> Bool {
-        var time = timespec()
-        clock_gettime(CLOCK_MONOTONIC, &time)
-        let deadline = Double(time.tv_sec) + Double(time.tv_nsec) / 1e9 + seconds
-        while true {
-            if condition(screen()) { return true }
-            clock_gettime(CLOCK_MONOTONIC, &time)
-            if Double(time.tv_sec) + Double(time.tv_nsec) / 1e9 > deadline { return false }
-            usleep(20_000)
-        }
+        eventually(within: seconds, every: 0.02) { condition(screen()) }
     }
 
     /// The command's exit status once it has ended (the screen shows `[exit N]`), waiting at most

@@ -4,9 +4,7 @@ import Testing
 
 /// `utter`, the command built on UtterKit's Speaker, run as a user runs it.
 @Suite struct CommandLineTests {
-    private var utter: String {
-        String(modulePath().dropLast("sd_utter".count)) + "utter"
-    }
+    private var utter: String { utterPath }
 
     @Test func `say -o renders speech into a sound file`() throws {
         let folder = TemporaryFolder()

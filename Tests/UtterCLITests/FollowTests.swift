@@ -7,9 +7,7 @@ import Testing
 
 /// `utter say --follow`: words shown as they are heard, on a terminal and in a pipe.
 @Suite struct FollowTests {
-    private var utter: String {
-        String(modulePath().dropLast("sd_utter".count)) + "utter"
-    }
+    private var utter: String { utterPath }
 
     /// A home whose `.asoundrc` names `utter_paced`, a private PulseAudio's real-time null sink.
     private func pacedHome(_ folder: TemporaryFolder) throws -> PrivateSoundServer {

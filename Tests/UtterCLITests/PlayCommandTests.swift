@@ -5,9 +5,7 @@ import Testing
 /// `utter play`: scenarios rendered and checked in the sample domain, refused when wrong, and
 /// played in a pipe with their slide command.
 @Suite struct PlayCommandTests {
-    private var utter: String {
-        String(modulePath().dropLast("sd_utter".count)) + "utter"
-    }
+    private var utter: String { utterPath }
 
     private static let sentence = "The quick brown fox jumps over the lazy dog, and then it rests in the warm sun."
 
@@ -57,7 +55,7 @@ import Testing
         #expect(spaced.sampleRate == 22050 && plain.sampleRate == 22050)
         // 1.5 s after the first speech, 2 s of wait before the second, 0.5 s at the end.
         #expect(spaced.samples.count - plain.samples.count == (15 + 20 + 5) * 2205)
-        let quiet = quietRuns(spaced.samples, longerThan: 22050 / 2)
+        let quiet = quietRuns(spaced.samples, below: 64, atLeast: 22050 / 2 + 1)
         try #require(quiet.count == 2, "\(quiet)")
         let between = try #require(quiet.first)
         #expect(between.count >= 35 * 2205 && between.count < 40 * 2205, "\(between.count) quiet samples between")
@@ -102,7 +100,7 @@ import Testing
         let file = try #require(SoundFileContents(path: output))
         // Its three speeches: 0.5 s of postDelay after the first two (the file's default), none
         // after the third (its own postDelay 0), so two quiet stretches of at least 0.5 s.
-        let quiet = quietRuns(file.samples, longerThan: 22050 * 45 / 100)
+        let quiet = quietRuns(file.samples, below: 64, atLeast: 22050 * 45 / 100 + 1)
         try #require(quiet.count == 2, "\(quiet) in \(file.duration) s")
         for gap in quiet {
             #expect(gap.count >= 22050 / 2 && gap.count < 22050, "\(Double(gap.count) / 22050) s between speeches")
@@ -212,7 +210,7 @@ import Testing
         var written = ""
         for _ in 0..<200 where written != "1:0\n2:1\n7:6\n" {
             usleep(10_000)
-            written = String(decoding: readFile(pages) ?? [], as: UTF8.self)
+            written = readText(pages)
         }
         #expect(written == "1:0\n2:1\n7:6\n")
     }
@@ -242,20 +240,4 @@ private func fundamentalFrequencies(_ samples: [Int16], sampleRate: Int) -> [Dou
         if best.correlation > 0.5 { estimates.append(Double(sampleRate) / Double(best.lag)) }
     }
     return estimates
-}
-
-/// The runs of digital near-silence (|sample| < 64) longer than `minimum` samples.
-private func quietRuns(_ samples: [Int16], longerThan minimum: Int) -> [Range<Int>] {
-    var runs: [Range<Int>] = []
-    var start: Int?
-    for (index, sample) in samples.enumerated() {
-        if abs(Int32(sample)) < 64 {
-            if start == nil { start = index }
-        } else if let begun = start {
-            if index - begun > minimum { runs.append(begun..<index) }
-            start = nil
-        }
-    }
-    if let begun = start, samples.count - begun > minimum { runs.append(begun..<samples.count) }
-    return runs
 }

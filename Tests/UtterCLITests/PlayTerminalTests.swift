@@ -5,9 +5,7 @@ import Testing
 /// `utter play` on a terminal (tmux) and a paced sound device (a private PulseAudio's null sink):
 /// what the screen says against what is heard, keys pressed as a presenter presses them.
 @Suite struct PlayTerminalTests {
-    private var utter: String {
-        String(modulePath().dropLast("sd_utter".count)) + "utter"
-    }
+    private var utter: String { utterPath }
 
     private static let long = """
         This first slide takes a while to read aloud, so that there is time to pause it \
@@ -94,9 +92,5 @@ import Testing
             usleep(20_000)
         }
         return false
-    }
-
-    private func readText(_ path: String) -> String {
-        String(decoding: readFile(path) ?? [], as: UTF8.self)
     }
 }

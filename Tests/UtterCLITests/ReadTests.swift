@@ -4,9 +4,7 @@ import Testing
 
 /// `utter read`: long texts sentence by sentence, in a pipe, into files and on a terminal.
 @Suite struct ReadTests {
-    private var utter: String {
-        String(modulePath().dropLast("sd_utter".count)) + "utter"
-    }
+    private var utter: String { utterPath }
 
     private static let story = """
         The first sentence is about a quick brown fox that jumps over the lazy dog.
@@ -45,27 +43,11 @@ import Testing
         let audible = one.indices.filter { abs(Int32(one[$0])) >= 300 }
         let (first, last) = (try #require(audible.first), try #require(audible.last))
         let voiceSilence = first + (one.count - 1 - last)
-        let silences = Self.silences(in: whole)
+        let silences = quietRuns(whole)
         for join in [one.count, 2 * one.count] {
             let silence = try #require(silences.first { $0.contains(join) }, "no silence at sample \(join)")
             #expect(silence.count == voiceSilence, "\(silence.count) silent samples, \(voiceSilence) alone")
         }
-    }
-
-    /// The runs of inaudible samples in `samples`.
-    private static func silences(in samples: [Int16]) -> [Range<Int>] {
-        var runs: [Range<Int>] = []
-        var start: Int?
-        for (index, sample) in samples.enumerated() {
-            if abs(Int32(sample)) < 300 {
-                if start == nil { start = index }
-            } else if let first = start {
-                runs.append(first..<index)
-                start = nil
-            }
-        }
-        if let start { runs.append(start..<samples.count) }
-        return runs
     }
 
     @Test func `Markdown is read as its text, one line per sentence in a pipe`() {
@@ -278,7 +260,7 @@ import Testing
     private func storedPlaces(_ folder: TemporaryFolder, in subfolder: String = ".local/state/utter/read") -> [String] {
         let places = folder.file(subfolder)
         let names = ChildProcess.run(["/bin/ls", places]).standardOutput.split(separator: "\n")
-        return names.map { String(decoding: readFile(places + "/" + $0) ?? [], as: UTF8.self) }
+        return names.map { readText(places + "/" + $0) }
     }
 
     /// The word between the reverse-video escapes on a captured screen.

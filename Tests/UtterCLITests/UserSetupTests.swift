@@ -98,7 +98,7 @@ import Testing
                 No speech-dispatcher is running for you: the next one started sees the change.
 
                 """)
-        let speechd = String(decoding: readFile(config + "/speechd.conf") ?? [], as: UTF8.self)
+        let speechd = readText(config + "/speechd.conf")
         #expect(
             speechd == """
                 # A user's own configuration whose AddModule lines turn module detection off.

@@ -4,7 +4,7 @@ import Testing
 
 /// The shared objects mapped into the module's process, by file name.
 private func mappedLibraries(_ module: ModuleProcess) -> Set<String> {
-    let maps = String(decoding: readFile("/proc/\(module.pid)/maps") ?? [], as: UTF8.self)
+    let maps = readText("/proc/\(module.pid)/maps")
     return Set(
         maps.split(separator: "\n").compactMap { line in
             line.split(separator: " ", omittingEmptySubsequences: true).last.flatMap {
@@ -21,7 +21,7 @@ private func mapsPipeWire(_ module: ModuleProcess) -> Bool {
 /// it at the module's 22,050 Hz needs libsoxr.
 private func writeIconNeedingResampling(_ rig: borrowing CaptureRig) {
     mkdir(rig.folder + "/icons", 0o755)
-    let tone = (0..<4410).map { Int16(8000 * sin(2 * Double.pi * 441 * Double($0) / 44100)) }
+    let tone = TestSupport.tone(frequency: 441, seconds: 0.1, amplitude: 8000, sampleRate: 44100)
     #expect(SoundFileContents.writeWAV(tone, sampleRate: 44100, to: rig.folder + "/icons/tone.wav"))
     writeFile(rig.folder + "/utter.conf", "SoundIconFolder \"\(rig.folder)/icons\"\n")
 }

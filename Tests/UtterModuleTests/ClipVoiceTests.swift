@@ -1,4 +1,5 @@
 import Glibc
+import System
 import TestSupport
 import Testing
 
@@ -305,4 +306,59 @@ private let greeterSettings = settingsBlock(synthesisVoice: "Greeter")
     #expect(found == 0, "the clip voice spoke once it was installed")
     #expect(clips.rig.log.contains("voice folders changed: 1 clip voices"), "\(clips.rig.log)")
     #expect(clips.rig.log.contains("voice folders changed: 0 clip voices"))
+}
+
+@Test func `a voice created while sd_utter runs is checked clean, listed at once, and plays its clips`() throws {
+    let authoring = VoiceAuthoring()
+    // A voice still being made, in a hidden folder as create makes it, is not read.
+    try FileSystem.createDirectories(authoring.voices + "/.Hidden.utter-new-x")
+    writeFile(authoring.voices + "/.Hidden.utter-new-x/voice.conf", "Name \"Hidden\"\nPrimaryLanguage en-US\n")
+    let module = try startModule(authoring.rig)
+    module.send("LIST VOICES en-US\n")
+    let before = try #require(module.expect("200 OK VOICE LIST SENT\n"))
+    #expect(!before.contains("Greeter") && !before.contains("Hidden"))
+
+    let phrases = authoring.file("phrases.txt", "# Greetings\nhello\n\nGood morning!\n")
+    let create = authoring.utter(
+        "voice", "create", "Greeter", "--language", "en-US", "--supports", "en-GB", "--phrases", phrases,
+        "--with-voice", "English (America)")
+    #expect(create.status == 0, "\(create.standardError)")
+    let folder = authoring.voices + "/Greeter"
+    #expect(
+        create.standardOutput == """
+            Made the clip voice Greeter (en-US, en-GB) in ~/.local/share/utter/voices/Greeter: 2 clips spoken by English (America).
+            Hear it:  spd-say -o utter -y Greeter hello
+            Check it: utter voice check \(folder)
+
+            """)
+    #expect(
+        readText(folder + "/voice.conf") == """
+            Name "Greeter"
+            Identifier "clips:Greeter"
+            PrimaryLanguage "en-US"
+            SupportedLanguages "en-GB"
+            Fallback "espeak-ng" "English (America)"
+            Clip "hello" "clips/hello.flac"
+            Clip "Good morning!" "clips/good-morning.flac"
+
+            """)
+    let check = authoring.utter("voice", "check", folder)
+    #expect(check.status == 0)
+    #expect(check.standardOutput == "Greeter (en-US, en-GB): 2 clips, fallback English (America); no problems\n")
+
+    let morning = try #require(SoundFileContents(path: folder + "/clips/good-morning.flac"))
+    #expect(morning.container == "flac" && morning.sampleRate == 22050 && morning.channels == 1)
+    #expect(morning.duration > 0.4 && rootMeanSquare(morning.samples) > 500, "\(morning.duration) s")
+
+    // No restart: the next voice list has it, and a message in it plays the clip sample for sample.
+    module.send("LIST VOICES en-US\n")
+    let after = try #require(module.expect("200 OK VOICE LIST SENT\n"))
+    #expect(after.contains("200-Greeter\ten-US\tnone\n") && !after.contains("Hidden"))
+    speak(module, "<speak>Anna, good morning.</speak>", settings: settingsBlock(synthesisVoice: "Greeter"))
+    #expect(module.expect("702 END\n") == "701 BEGIN\n702 END\n")
+    #expect(module.quit() == 0)
+    let samples = authoring.rig.samples()
+    let found = try #require(position(of: morning.samples, in: samples), "the clip is heard")
+    #expect(found > 4000 && rootMeanSquare(samples[..<found]) > 500, "\"Anna\" is spoken first, by the fallback")
+    #expect(authoring.rig.log.contains("voice folders changed: 1 clip voices"), "\(authoring.rig.log)")
 }

@@ -58,7 +58,7 @@ struct DuckingTests {
                 "module-role-ducking trigger_roles=a11y ducking_roles=music volume=-20dB global=1",
             ])
         let music = rig.folder + "/music.wav"
-        let tone = (0..<(22050 * 40)).map { Int16(8000 * sin(2 * Double.pi * 440 * Double($0) / 22050)) }
+        let tone = TestSupport.tone(frequency: 440, seconds: 40, amplitude: 8000)
         #expect(SoundFileContents.writeWAV(tone, sampleRate: 22050, to: music))
         let module = try startPacedModule(rig, pulse: pulse, configuration: "", path: .pulse)
         speak(module, "<speak>Utter is ready.</speak>")

@@ -20,7 +20,7 @@ private struct HistoryRig: ~Copyable {
     var folder: String { runtime.path + "/utter" }
     var socketPath: String { folder + "/history-\(module.pid).socket" }
 
-    var utter: String { String(modulePath().dropLast("sd_utter".count)) + "utter" }
+    var utter: String { utterPath }
 
     /// `utter history` with `arguments`, as `user` (nil: this process's user).
     func history(_ arguments: [String], as user: String? = nil) -> ChildProcess {
@@ -310,7 +310,7 @@ private struct HistoryRig: ~Copyable {
         let run = ChildProcess.run(
             [
                 "/usr/bin/setpriv", "--reuid=nobody", "--regid=nogroup", "--clear-groups", "--",
-                String(modulePath().dropLast("sd_utter".count)) + "utter", "history",
+                utterPath, "history",
             ],
             environment: ["XDG_RUNTIME_DIR=\(runtime.path)", "PATH=/usr/bin:/bin", "LANG=C.UTF-8"])
         #expect(run.status != 0)
@@ -362,7 +362,7 @@ private func historyList(at path: String) throws -> [HistoryEntry] {
 }
 
 @Test func `utter history's help and usage errors are exact`() {
-    let utter = String(modulePath().dropLast("sd_utter".count)) + "utter"
+    let utter = utterPath
     let help = ChildProcess.run([utter, "history", "--help"])
     #expect(help.status == 0)
     #expect(

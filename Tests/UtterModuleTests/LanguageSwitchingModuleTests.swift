@@ -1,11 +1,9 @@
 import Glibc
-import Speech
 import TestSupport
 import Testing
-import Voices
 
-/// Language switching as speech-dispatcher and a user meet it: through the module protocol, with
-/// utter.conf's `LanguageSwitching`, and through `utter say`.
+/// Language switching as speech-dispatcher meets it: through the module protocol, with utter.conf's
+/// `LanguageSwitching`.
 @Suite struct LanguageSwitchingModuleTests {
     private static let mixed = "Meeting with 田中さん at 3 PM and Ольга"
 
@@ -57,68 +55,4 @@ import Voices
             Double(spelled.count) / 2 > 1.5 * Double(read.samples.count),
             "\(spelled.count / 2) samples spelled, \(read.samples.count) read")
     }
-
-    @Test func `utter say gives each part its voice, as long as the parts said alone, and --no-switch one voice`()
-        throws
-    {
-        let folder = TemporaryFolder()
-        let mixed = try saidLength(["Meeting with たなかさん at three"], in: folder, name: "mixed")
-        let parts = [
-            try saidLength(["Meeting with"], in: folder, name: "first"),
-            try saidLength(["-l", "ja", "たなかさん"], in: folder, name: "name"),
-            try saidLength(["at three"], in: folder, name: "last"),
-        ]
-        let alone = parts.reduce(0, +)
-        #expect(abs(mixed / alone - 1) <= 0.15, "\(mixed) s mixed, \(parts) s alone")
-        let single = try saidLength(["--no-switch", "Meeting with たなかさん at three"], in: folder, name: "single")
-        #expect(single > 1.3 * mixed, "\(single) s with one voice, \(mixed) s switched")
-    }
-}
-
-/// Mandarin through espeak-ng 1.51's voices: chosen as the pinyin voice, read as pinyin words.
-@Suite struct MandarinTests {
-    @Test func `the pinyin voice speaks Mandarin, and cmn keeps a note saying why`() throws {
-        let pinyin = Voice(
-            name: "Chinese (Mandarin, latin as Pinyin)", identifier: "espeak-ng:sit/cmn-Latn-pinyin",
-            primaryLanguages: [Voice.Language(tag: LanguageTag("cmn-Latn-pinyin")!, priority: 5)],
-            supportedLanguages: [Voice.Language(tag: LanguageTag("zh")!, priority: 5)],
-            kind: .espeak(engineName: "sit/cmn-Latn-pinyin"))
-        let english = Voice(
-            name: "Chinese (Mandarin, latin as English)", identifier: "espeak-ng:sit/cmn",
-            primaryLanguages: [Voice.Language(tag: LanguageTag("cmn")!, priority: 5)],
-            supportedLanguages: [Voice.Language(tag: LanguageTag("zh")!, priority: 5)],
-            kind: .espeak(engineName: "sit/cmn"))
-        let corrected = EspeakVoiceQuirks.corrected([english, pinyin], version: "1.51")
-        #expect(corrected.map(\.identifier) == ["espeak-ng:sit/cmn-Latn-pinyin", "espeak-ng:sit/cmn"])
-        #expect(corrected[1].note?.contains("ni three hao three") == true && corrected[0].note == nil)
-        let catalogue = VoiceCatalogue(voices: corrected)
-        for language in ["zh", "cmn", "zh-CN"] {
-            #expect(catalogue.voice(forLanguage: language)?.identifier == "espeak-ng:sit/cmn-Latn-pinyin", "\(language)")
-        }
-        // Other releases are taken as they are.
-        #expect(EspeakVoiceQuirks.corrected([english, pinyin], version: "1.52.0") == [english, pinyin])
-    }
-
-    @Test func `Han text in Chinese lasts as long as its pinyin read by the pinyin voice, not spelled in English`()
-        throws
-    {
-        let folder = TemporaryFolder()
-        let han = try saidLength(["-l", "zh", "我们明天去银行。"], in: folder, name: "han")
-        let written = try saidLength(
-            ["-v", "Chinese (Mandarin, latin as Pinyin)", "wo3men5 ming2tian1 qu4 yin2hang2."], in: folder, name: "pinyin")
-        let english = try saidLength(["-v", "Chinese (Mandarin, latin as English)", "我们明天去银行。"], in: folder, name: "cmn")
-        #expect(abs(han / written - 1) <= 0.1, "\(han) s from Han, \(written) s from pinyin")
-        #expect(english > 1.2 * han, "\(english) s through the cmn voice")
-    }
-}
-
-/// The length of the sound of `utter say ARGUMENTS -o FILE`, the silence at its end left out.
-private func saidLength(_ arguments: [String], in folder: TemporaryFolder, name: String) throws -> Double {
-    let output = folder.file(name + ".wav")
-    let utter = String(modulePath().dropLast("sd_utter".count)) + "utter"
-    let run = ChildProcess.run([utter, "say", "-o", output] + arguments)
-    #expect(run.status == 0, "\(run.standardError)")
-    let file = try #require(SoundFileContents(path: output))
-    let last = file.samples.lastIndex { abs(Int($0)) > 200 } ?? 0
-    return Double(last + 1) / Double(file.sampleRate)
 }

@@ -291,7 +291,7 @@ func prosody(rate: Int = 0, pitch: Int = 0, volume: Int = 100) -> String {
     let log = rig.log
     #expect(log.contains("utter.conf: line 2: AudioPeriodMilliseconds needs"), "\(log)")
     #expect(log.contains("utter.conf: line 4: unknown setting \"NoSuchKey\""), "\(log)")
-    let debug = String(decoding: readFile(rig.folder + "/debug.log") ?? [], as: UTF8.self)
+    let debug = readText(rig.folder + "/debug.log")
     #expect(
         debug.contains("message accepted bytes=25 chosen=defaultLanguage kind=SPEAK message=1 voice=\"German\""),
         "the debug log has the detail: \(debug)")

@@ -1,18 +1,14 @@
 import Glibc
-import OnnxRuntime
-import System
-import TestSupport
-import Testing
 
 /// A tiny Piper-shaped voice built by Debian's python3-onnx in a temporary folder: each phoneme
 /// id lasts ceil(id × 0.5 × length_scale + 0.1) frames of 256 samples; the output is a sine.
-struct TinyVoice {
-    let folder = TemporaryFolder()
-    var model: String { folder.file("tiny.onnx") }
-    var config: String { folder.file("tiny.onnx.json") }
+public struct TinyVoice {
+    public let folder = TemporaryFolder()
+    public var model: String { folder.file("tiny.onnx") }
+    public var config: String { folder.file("tiny.onnx.json") }
 
     /// The ids every scalar of espeak-ng's English IPA gets: 4 to 11, by code point.
-    static func id(of scalar: Unicode.Scalar) -> Int64 {
+    public static func id(of scalar: Unicode.Scalar) -> Int64 {
         switch scalar {
         case "_": 0
         case "^": 1
@@ -22,11 +18,11 @@ struct TinyVoice {
         }
     }
 
-    static func frames(_ id: Int64, lengthScale: Float = 1) -> Int {
+    public static func frames(_ id: Int64, lengthScale: Float = 1) -> Int {
         Int((Float(id) * 0.5 * lengthScale + 0.1).rounded(.up))
     }
 
-    static var phonemeMap: String {
+    public static var phonemeMap: String {
         var scalars: [Unicode.Scalar] = Array(" !'(),-.:;?".unicodeScalars)
         scalars += (0x61...0x7A).compactMap(Unicode.Scalar.init)
         scalars += (0xC0...0x2FF).compactMap(Unicode.Scalar.init)
@@ -43,7 +39,7 @@ struct TinyVoice {
         return "{" + entries.joined(separator: ", ") + "}"
     }
 
-    static var json: String {
+    public static var json: String {
         """
         {"audio": {"sample_rate": 22050}, "espeak": {"voice": "en-us"},
          "inference": {"noise_scale": 0.667, "length_scale": 1, "noise_w": 0.8},
@@ -52,16 +48,21 @@ struct TinyVoice {
         """
     }
 
-    /// Builds the model (`options`: make_tiny_piper.py's flags) and writes its JSON. Debian's
-    /// python3 without the user's site-packages (`-s`), where a numpy from pip may not suit
-    /// Debian's onnx.
-    init(_ options: [String] = [], json: String = TinyVoice.json) throws {
-        let script = "\(#filePath)".split(separator: "/").dropLast().joined(separator: "/")
-        let result = ChildProcess.run(["/usr/bin/python3", "-s", "/\(script)/make_tiny_piper.py", model] + options)
+    /// Builds the model (`options`: make_tiny_piper.py's flags) and writes its JSON.
+    public init(_ options: [String] = [], json: String = TinyVoice.json) throws {
+        try Self.makeModel(at: model, options)
+        writeFile(config, json)
+    }
+
+    /// Builds a model at `path` with make_tiny_piper.py and `options` (`--padding MB`: that many
+    /// megabytes of weights more, slow to load as a real voice is). Debian's python3 without the
+    /// user's site-packages (`-s`), where a numpy from pip may not suit Debian's onnx.
+    public static func makeModel(at path: String, _ options: [String]) throws {
+        let script = String(#filePath.dropLast("TinyVoice.swift".count)) + "make_tiny_piper.py"
+        let result = ChildProcess.run(["/usr/bin/python3", "-s", script, path] + options)
         guard result.status == 0 else {
             throw SpawnError(
                 what: "make_tiny_piper.py (is python3-onnx installed?): \(result.standardError)", code: EIO)
         }
-        writeFile(config, json)
     }
 }

@@ -3,97 +3,14 @@ import System
 import TestSupport
 import Testing
 
-/// `utter voice create`, `check` and `list`, run as a user runs them, in a home of their own that
-/// the module started by `rig` shares.
-private struct VoiceAuthoring: ~Copyable {
-    let rig = CaptureRig()
-    var home: String { rig.folder }
-    /// Where `utter voice create` puts a voice by default, and where sd_utter looks for voices.
-    var voices: String { home + "/.local/share/utter/voices" }
-
-    func utter(_ arguments: String...) -> ChildProcess {
-        ChildProcess.run(
-            [utterPath] + arguments, environment: ["PATH=/usr/bin:/bin", "LANG=C.UTF-8", "HOME=\(home)"])
-    }
-
-    /// Writes `text` into a file in the home; its path.
-    func file(_ name: String, _ text: String) -> String {
-        writeFile(home + "/" + name, text)
-        return home + "/" + name
-    }
-}
-
-/// A mono 16-bit tone at 22,050 Hz, as a recording for a clip.
-private func tone(frequency: Double, seconds: Double) -> [Int16] {
-    (0..<Int(seconds * 22050)).map { Int16(9000 * sin(2 * Double.pi * frequency * Double($0) / 22050)) }
-}
-
-@Test func `a voice created while sd_utter runs is checked clean, listed at once, and plays its clips`() throws {
-    let authoring = VoiceAuthoring()
-    // A voice still being made, in a hidden folder as create makes it, is not read.
-    try FileSystem.createDirectories(authoring.voices + "/.Hidden.utter-new-x")
-    writeFile(authoring.voices + "/.Hidden.utter-new-x/voice.conf", "Name \"Hidden\"\nPrimaryLanguage en-US\n")
-    let module = try startModule(authoring.rig)
-    module.send("LIST VOICES en-US\n")
-    let before = try #require(module.expect("200 OK VOICE LIST SENT\n"))
-    #expect(!before.contains("Greeter") && !before.contains("Hidden"))
-
-    let phrases = authoring.file("phrases.txt", "# Greetings\nhello\n\nGood morning!\n")
-    let create = authoring.utter(
-        "voice", "create", "Greeter", "--language", "en-US", "--supports", "en-GB", "--phrases", phrases,
-        "--with-voice", "English (America)")
-    #expect(create.status == 0, "\(create.standardError)")
-    let folder = authoring.voices + "/Greeter"
-    #expect(
-        create.standardOutput == """
-            Made the clip voice Greeter (en-US, en-GB) in ~/.local/share/utter/voices/Greeter: 2 clips spoken by English (America).
-            Hear it:  spd-say -o utter -y Greeter hello
-            Check it: utter voice check \(folder)
-
-            """)
-    #expect(
-        String(decoding: readFile(folder + "/voice.conf") ?? [], as: UTF8.self) == """
-            Name "Greeter"
-            Identifier "clips:Greeter"
-            PrimaryLanguage "en-US"
-            SupportedLanguages "en-GB"
-            Fallback "espeak-ng" "English (America)"
-            Clip "hello" "clips/hello.flac"
-            Clip "Good morning!" "clips/good-morning.flac"
-
-            """)
-    let check = authoring.utter("voice", "check", folder)
-    #expect(check.status == 0)
-    #expect(check.standardOutput == "Greeter (en-US, en-GB): 2 clips, fallback English (America); no problems\n")
-
-    let morning = try #require(SoundFileContents(path: folder + "/clips/good-morning.flac"))
-    #expect(morning.container == "flac" && morning.sampleRate == 22050 && morning.channels == 1)
-    #expect(morning.duration > 0.4 && rootMeanSquare(morning.samples) > 500, "\(morning.duration) s")
-
-    // No restart: the next voice list has it, and a message in it plays the clip sample for sample.
-    module.send("LIST VOICES en-US\n")
-    let after = try #require(module.expect("200 OK VOICE LIST SENT\n"))
-    #expect(after.contains("200-Greeter\ten-US\tnone\n") && !after.contains("Hidden"))
-    speak(module, "<speak>Anna, good morning.</speak>", settings: settingsBlock(synthesisVoice: "Greeter"))
-    #expect(module.expect("702 END\n") == "701 BEGIN\n702 END\n")
-    #expect(module.quit() == 0)
-    let samples = authoring.rig.samples()
-    let found = try #require(position(of: morning.samples, in: samples), "the clip is heard")
-    #expect(found > 4000 && rootMeanSquare(samples[..<found]) > 500, "\"Anna\" is spoken first, by the fallback")
-    #expect(authoring.rig.log.contains("voice folders changed: 1 clip voices"), "\(authoring.rig.log)")
-}
+// `utter voice create`, `check` and `list`, run as a user runs them, in a home of their own.
 
 @Test func `a voice created from recordings copies each one, found by its slug or named after a tab`() throws {
     let authoring = VoiceAuthoring()
     let recordings = authoring.home + "/recordings"
-    mkdir(recordings, 0o755)
-    mkdir(recordings + "/takes", 0o755)
-    #expect(
-        SoundFileContents.writeWAV(tone(frequency: 440, seconds: 0.5), sampleRate: 22050, to: recordings + "/hello.wav")
-    )
-    #expect(
-        SoundFileContents.writeWAV(
-            tone(frequency: 660, seconds: 0.7), sampleRate: 22050, to: recordings + "/takes/morning 2.wav"))
+    try FileSystem.createDirectories(recordings + "/takes")
+    writeTone(recordings + "/hello.wav", frequency: 440, seconds: 0.5, amplitude: 9000)
+    writeTone(recordings + "/takes/morning 2.wav", frequency: 660, seconds: 0.7, amplitude: 9000)
     let phrases = authoring.file("phrases.txt", "Hello\ngood morning\ttakes/morning 2.wav\n")
     let create = authoring.utter(
         "voice", "create", "Tones", "-l", "de", "--phrases", phrases, "--clips", recordings, "--into",
@@ -107,7 +24,7 @@ private func tone(frequency: Double, seconds: Double) -> [Int16] {
 
             """)
     #expect(
-        String(decoding: readFile(authoring.home + "/Tones/voice.conf") ?? [], as: UTF8.self) == """
+        readText(authoring.home + "/Tones/voice.conf") == """
             Name "Tones"
             Identifier "clips:Tones"
             PrimaryLanguage "de"
@@ -136,8 +53,8 @@ private func tone(frequency: Double, seconds: Double) -> [Int16] {
     let folder = authoring.home + "/broken"
     mkdir(folder, 0o755)
     mkdir(folder + "/clips", 0o755)
-    SoundFileContents.writeWAV(tone(frequency: 440, seconds: 0.3), sampleRate: 22050, to: folder + "/clips/hello.wav")
-    SoundFileContents.writeWAV(tone(frequency: 550, seconds: 0.3), sampleRate: 22050, to: folder + "/clips/spare.wav")
+    writeTone(folder + "/clips/hello.wav", frequency: 440, seconds: 0.3, amplitude: 9000)
+    writeTone(folder + "/clips/spare.wav", frequency: 550, seconds: 0.3, amplitude: 9000)
     SoundFileContents.writeWAV([Int16](repeating: 0, count: 11025), sampleRate: 22050, to: folder + "/clips/quiet.wav")
     SoundFileContents.writeWAV([], sampleRate: 22050, to: folder + "/clips/empty.wav")
     writeFile(folder + "/clips/text.wav", "not a sound\n")
@@ -225,8 +142,8 @@ private func tone(frequency: Double, seconds: Double) -> [Int16] {
 
     let recordings = authoring.home + "/recordings"
     mkdir(recordings, 0o755)
-    SoundFileContents.writeWAV(tone(frequency: 440, seconds: 0.3), sampleRate: 22050, to: recordings + "/hello.wav")
-    SoundFileContents.writeWAV(tone(frequency: 440, seconds: 0.3), sampleRate: 22050, to: recordings + "/two.wav")
+    writeTone(recordings + "/hello.wav", frequency: 440, seconds: 0.3, amplitude: 9000)
+    writeTone(recordings + "/two.wav", frequency: 440, seconds: 0.3, amplitude: 9000)
     writeFile(recordings + "/two.flac", "")
     SoundFileContents.writeWAV([Int16](repeating: 0, count: 2205), sampleRate: 22050, to: recordings + "/quiet.wav")
     let list = authoring.file("list.txt", "hello\nquiet\n!!!\nmissing\nHello.\ntwo\nthree\tnone.wav\nfour\ta\tb\n")

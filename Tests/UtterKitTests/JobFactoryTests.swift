@@ -3,9 +3,9 @@ import Logging
 import ModuleProtocol
 import SSML
 import Speech
+import TestSupport
 import Testing
 import UtterEngine
-import UtterModule
 import Voices
 
 private let factory = JobFactory(
@@ -99,13 +99,6 @@ private let factory = JobFactory(
         factory.job(id: 2, kind: .speak, text: ",", settings: SpeechSettings())?.job.parameters.punctuation
             == EngineParameters.Punctuation.none)
 }
-
-/// The repository's key name tables.
-let keyTablesFolder: String = {
-    var path = #filePath.split(separator: "/", omittingEmptySubsequences: false)
-    path.removeLast(3)  // Tests/UtterModuleTests/JobFactoryTests.swift
-    return path.joined(separator: "/") + "/conf/keys"
-}()
 
 private let words = WordBook(
     keyFolders: [keyTablesFolder], symbolsFolder: UtterConfiguration().symbolsFolder,
