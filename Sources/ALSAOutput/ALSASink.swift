@@ -5,6 +5,18 @@ import Synchronization
 
 /// Plays Int16 mono samples through ALSA on its own real-time thread and reports what has been heard.
 ///
+/// The ALSA backend (`AudioBackend alsa`): a device opened by name with alsa-lib, and a render
+/// thread whose loop the compiler checks (`@_noLocks`, RenderLoop.swift). The thread writes 10 ms
+/// periods into an 80 ms device buffer (`AudioPeriodMilliseconds`, `AudioBufferPeriods`) and
+/// carries out a STOP between two writes, so a STOP waits at most one period; it fades out where
+/// the device can take frames back and cuts at once where it cannot (`silence`, RenderStop.swift).
+/// With `AudioBackend auto`, a device that is a sound server's plugin is played through that
+/// server's own API instead (``SoundServerPlugin``). It publishes a device clock (frames written
+/// less `snd_pcm_delay`, with its CLOCK_MONOTONIC time), so the position heard is known between
+/// periods. After `AudioIdleSeconds` (5) without speech the device is closed (``release()``):
+/// no sound server stream keeps the card awake and the idle module uses no CPU; reopening costs a
+/// few milliseconds.
+///
 /// Three threads use it, each through its own methods:
 /// - the synth thread (the producer): ``beginJob(_:)``, ``write(_:isCancelled:)``, ``writePosition``;
 /// - the control thread: ``stop(job:)``, ``playedPosition``, ``notify(whenPlayedReaches:)``,

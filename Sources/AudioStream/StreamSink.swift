@@ -40,6 +40,14 @@ public struct StreamError: Error, CustomStringConvertible, Sendable {
 ///
 /// The synth thread writes samples into a ring; the backend's render side takes them when the
 /// server asks for frames. Threads and their methods are those of ``SampleSink``.
+///
+/// The sound server backends (PulseOutput, PipeWireOutput: ``SoundServerBackend``) are each a
+/// ``StreamConnection`` on this C-free core, and ALSAOutput's sink plays from the same pieces with
+/// a render loop of its own: the ``SampleRing``, the atomics of ``RenderShared`` (the synth and
+/// control threads' requests as its methods: `announceJob`, `requestStop`, `limit`, and the
+/// render side's `publishPlayed`), the device clock (``PlaybackClock``), the ``Handoff`` of
+/// devices and streams, the render side's requests, fade and position (StreamRender.swift), and
+/// the ``RenderThread``. No backend imports another's C library.
 public final class StreamSink: SampleSink {
     package let ring: SampleRing
     package let shared: RenderShared

@@ -4,10 +4,12 @@ public import SSML
 /// pinyin with tone numbers, one run-together word per word (`我们` is read as `wo3men5`).
 ///
 /// For espeak-ng's `cmn-Latn-pinyin` voice ("Chinese (Mandarin, latin as Pinyin)"), which reads
-/// such pinyin; its `cmn` voice reads all Latin text as English, tone digits included. Readings come
-/// from ICU's Han-Latin transliterator, one per character, corrected for the commonest words with
-/// several readings and for the tone changes of 一 and 不 (`ReadingRules`); words ICU does not
-/// know are cut into shorter ones, often single characters.
+/// such pinyin as Mandarin. espeak-ng 1.51's `cmn` voice reads Han characters as pinyin spelled in
+/// English ("ni three hao three"), and all Latin text as English, tone digits included. Words
+/// come from ICU's dictionary word break, one word event each; readings from ICU's Han-Latin
+/// transliterator, one per character (traditional characters read as their simplified ones),
+/// corrected for the commonest words with several readings and for the tone changes of 一 and 不
+/// (`ReadingRules`); words ICU does not know are cut into shorter ones, often single characters.
 ///
 /// A word mixing Han characters with letters or digits (`T恤`) is spoken as two words (`T xu4`):
 /// run together, espeak-ng would misread them.

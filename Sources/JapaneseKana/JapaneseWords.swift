@@ -3,7 +3,8 @@ public import SSML
 /// Turns the morphemes of a Japanese text into the words a voice is given, each with the kana
 /// espeak-ng's Japanese voice reads correctly.
 ///
-/// - A morpheme with a pronunciation is given it (`発表` ハッピョー, the particle `は` ワ).
+/// - A morpheme with a pronunciation is given it (`発表` ハッピョー, the particles `は` ワ and
+///   `へ` エ).
 /// - Numbers are read whole, with the counter after them (`2025年` ニセンニジューゴネン, `3本`
 ///   サンボン): one word from the first digit to the counter.
 /// - Acronyms of up to six capitals are spelled as Japanese readers say them (`PC` ピーシー).

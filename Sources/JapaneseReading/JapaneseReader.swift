@@ -5,6 +5,14 @@ public import SSML
 
 /// Reads Japanese text into words with their kana, by MeCab with an IPA dictionary.
 ///
+/// espeak-ng's Japanese voice reads kana only. MeCab, with the dictionary of
+/// `mecab-ipadic-utf8`, cuts the text into morphemes, which are the words of this
+/// ``SSML/TextReading``, and ``JapaneseKana/JapaneseWords`` gives each the kana the voice reads
+/// correctly: the dictionary's pronunciation, numbers read whole with their counters (`10月1日`
+/// ジューガツ ツイタチ), acronyms spelled as Japanese readers say them. Punctuation stays in the
+/// text, where the voice pauses for it. Analysis takes about 1 ms per 1,000 characters
+/// (`bench/render --japanese`).
+///
 /// MeCab's tagger and lattice keep per-call state: one reader is used by one thread at a time
 /// (the synth thread), and is not `Sendable`. Each reader maps the dictionary (about 50 MB,
 /// shared between readers and processes by the page cache).

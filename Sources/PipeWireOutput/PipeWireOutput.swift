@@ -3,6 +3,16 @@ public import System
 
 /// Speech played through PipeWire's native API (libpipewire-0.3), not through an ALSA plugin or
 /// PulseAudio's protocol: the server pulls samples on its own real-time thread.
+///
+/// `AudioBackend pipewire`. libpipewire is opened when the first stream is made (dlopen), through
+/// `CPipeWireShims`, which wraps SPA's and the loop's inline helpers. The stream's process
+/// callback, on PipeWire's data thread, pulls from the ring through AudioStream's render core
+/// (``PipeWireRenderSide``, checked `@_noLocks`); it asks for a quantum of one period, never
+/// under 10 ms. A STOP lets the quantum already handed over play and fades out over 4 ms after
+/// it. The stream is kept between messages but made inactive after 50 ms of silence, so an idle
+/// module has no wakeups and the next message starts on a warm stream (``PipeWireConnection``).
+/// When the server dies the failure is counted and a timer discards the ring, every frame counted
+/// as heard (positions and events still complete), until the next message reconnects.
 public enum PipeWireOutput {
     /// A sink playing Int16 mono at `sampleRate` through PipeWire at `remote` (a socket path or a
     /// remote name; nil: the session's), asking for a quantum of `periodFrames` (at least 10 ms),

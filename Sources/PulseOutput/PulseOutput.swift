@@ -2,7 +2,26 @@ public import AudioStream
 public import System
 
 /// Playback through a PulseAudio-protocol server (PulseAudio, or PipeWire's pipewire-pulse) with
-/// libpulse's native API: a stream kept corked in silence, flushed with a fade on STOP.
+/// libpulse's native API (`AudioBackend pulse`): a libpulse stream played by a render thread of its
+/// own, which runs the stream's main loop and answers the server from the sample ring on
+/// AudioStream's render core (PulseRender.swift).
+///
+/// In silence the stream is corked: no wakeups, and the next word starts on the same stream.
+/// While sound plays the render thread wakes at the server's requests (on PulseAudio a quarter of
+/// its buffer) and asks where the server reads every other one (``PulseStream/timingFrames``).
+///
+/// A STOP is not a flush: its 4 ms fade is written over the queued frames in place, from the
+/// first frame the server has surely not read, then silence, so the fade continues the sound
+/// exactly wherever playback is; the next sound is written over that silence
+/// (``PulseRenderState``). Where the server reads, and the position heard that times marks, come
+/// from its last timing reply moved on by the time since, never from libpulse's interpolated
+/// clock, which can stay frozen for seconds on a new stream; a STOP that finds no recent reply
+/// taken while the stream plays asks for one and waits for it, a few milliseconds, rather than
+/// guess. On a sink known to rewind the fade starts where the listener is; on pipewire-pulse,
+/// which does not rewind, past what its graph may already have taken (`firstUnreadFrame`).
+///
+/// A server that dies is reconnected to at the next message; one that hangs holds no thread
+/// (libpulse never waits for it).
 public enum PulseOutput {
     /// Whether a playback stream opens on `server` (nil: the session's): the error if not.
     /// Connects, sets up a corked stream and closes it again, within two seconds.

@@ -11,6 +11,11 @@ import SoundFiles
 /// A Piper voice as a segment engine: the segment's text phonemised by libespeak-ng, grouped into
 /// sentences as Piper does, each sentence inferred and written before the next is inferred (so
 /// the first plays while the rest are made), marks and words placed from the model's durations.
+///
+/// It runs on the synth thread as espeak-ng does; its ``PiperModel`` is loaded off that thread, by
+/// the ``NeuralModelStore``. The model's samples are resampled by libsoxr when its rate is not the
+/// output's and made full-scale 16-bit PCM (`SampleEdit`); each sentence's marks and words are
+/// reported before its samples are written.
 struct PiperSegments: SynthesisEngine {
     let model: PiperModel
     let control: OnnxRunControl

@@ -7,8 +7,14 @@ import Synchronization
 public import Voices
 public import System
 
-/// The synth thread: runs every espeak-ng call, writes samples into a ``AudioSinks/SampleSink``
-/// and reports marks, words and ends at their sample positions.
+/// The synth thread: runs every engine call (libespeak-ng, a Piper voice's inference), writes
+/// samples into a ``AudioSinks/SampleSink`` and reports marks, words and ends at their sample
+/// positions.
+///
+/// Every engine is driven by one segment loop (Synthesizer+Segments.swift) through
+/// ``SynthesisEngine``: ``EspeakSegments`` and ``PiperSegments``. Events are reported before their
+/// samples are written, so playback never passes a mark nobody has seen; a job's words go through
+/// its ``Playback/WordAligner``, so each word event is a whole word of the text.
 public final class Synthesizer: Sendable {
     private let queue = Locked<[SynthesisJob]>([])
     private let events = Locked<ReportedEvents>(ReportedEvents())

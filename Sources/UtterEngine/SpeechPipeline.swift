@@ -12,6 +12,12 @@ package import Voices
 ///
 /// Used by one control thread (the module's poll loop, a `Speaker`'s thread), which polls
 /// ``wake`` and calls ``pump(afterReceiving:alsoWakeAt:_:)`` whenever it fires or ``deadline`` passes.
+///
+/// It plays on a ``SoundOutput`` (an ALSA device, a sound server's backend, a file), whose sink
+/// ``SoundSession`` makes: the one place a backend is chosen. A `Speaker` drives it in jobs; the
+/// module, a server front end, in ``SpeechMessage`` and ``MessageEvent`` (each message's start,
+/// marks and end as they are heard), never in the engine's jobs. The module's output comes from a
+/// ``SoundSession/Route``, which `utter status` decides the same way.
 package final class SpeechPipeline {
     /// Signalled by the synth thread and the sink whenever there may be something to pump.
     package let wake: EventFD
@@ -138,7 +144,8 @@ package final class SpeechPipeline {
     }
 
     /// Where each event sat (`sample`), where the device was when it went out (`device`), and by how
-    /// many samples that was past its due point (`late`): how exact marks are, read off a log.
+    /// many samples that was past its due point (`late`): how exact marks are, read off a log (the
+    /// module's at `LogLevel 5`).
     private func logHeard(_ event: SynthesisEvent, played: UInt64) {
         let what: String
         switch event {

@@ -37,7 +37,7 @@ public final class Speaker: Sendable {
         case file(path: String)
     }
 
-    /// Every voice, espeak-ng's and the clip voices installed for the user or the system.
+    /// Every voice: espeak-ng's, and the clip and neural voices installed for the user or the system.
     public let voices: [VoiceDescription]
     private let factory: JobFactory
     private let inbox: Inbox

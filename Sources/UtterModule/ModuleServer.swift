@@ -9,6 +9,12 @@ import Voices
 
 /// The control thread: reads commands from speech-dispatcher, answers them, drives synthesis and
 /// playback, and is the only writer of stdout.
+///
+/// It reaches speech and sound through UtterEngine alone (a ``SpeechPipeline``). BEGIN is sent
+/// when a message's first sample is heard, each mark when its sample is heard (the poll loop
+/// sleeps until the device clock says so), END when the last one has played. PAUSE plays on to
+/// the next `__spd_` mark and stops exactly there, then sends `704`; resume loses nothing. The
+/// history socket (``HistoryChannel``) is served on the same poll loop, non-blocking.
 public final class ModuleServer {
     let configurationPath: String?
     let logSink: LogSink

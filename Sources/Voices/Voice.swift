@@ -50,6 +50,12 @@ public struct Voice: Equatable, Sendable {
 }
 
 /// A voice made of recorded clips: a folder of sound files and the phrases each one says.
+///
+/// Its manifest is read by `Configuration.ClipVoiceManifest` (UtterEngine's `VoiceLibrary` finds
+/// the voice folders); a message's phrases are found by ``phrases`` and each is turned into
+/// `<audio src="clip">phrase</audio>` by `SSML.ClipMarkup`, all three pure, so the segmenter
+/// plays clips as it plays any `<audio>`, with the phrase as the fallback. The synth thread keeps
+/// decoded clips (Speech's `ClipCache`).
 public struct ClipVoice: Equatable, Sendable {
     /// The folder the clips are in.
     public var folder: String
