@@ -264,10 +264,12 @@ let package = Package(
             name: "ALSAOutputTests", dependencies: ["ALSAOutput", "AudioStream", "AudioSinks", "System", "TestSupport"],
             swiftSettings: upcoming),
         .testTarget(
-            name: "UtterKitTests",
+            name: "UtterKitTests", dependencies: ["UtterKit", "TestSupport"], swiftSettings: upcoming),
+        // The engine the front ends share: jobs made from settings, the pipeline on its sinks.
+        .testTarget(
+            name: "UtterEngineTests",
             dependencies: [
-                "UtterKit", "UtterEngine", "TestSupport", "System", "Configuration", "ModuleProtocol", "Voices",
-                "Speech", "SSML",
+                "UtterEngine", "TestSupport", "System", "Configuration", "ModuleProtocol", "Voices", "Speech", "SSML",
                 .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: upcoming),

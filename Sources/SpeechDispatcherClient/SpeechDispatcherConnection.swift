@@ -26,12 +26,22 @@ public final class SpeechDispatcherConnection: @unchecked Sendable {
     }
 
     /// Connects to the running server; with `startingServer`, starts one first if none runs (as
-    /// clients do).
-    public init(clientName: String, startingServer: Bool) throws(SpeechDispatcherError) {
+    /// clients do). `socket`: the server's Unix socket, instead of the one libspeechd finds for
+    /// this user (a process that talks to several servers cannot change its environment safely).
+    public init(clientName: String, startingServer: Bool, socket: String? = nil) throws(SpeechDispatcherError) {
         // Asked here rather than by a failing spd_open2, which leaks a string on that path.
-        if !startingServer, let socket = Self.defaultSocketPath, access(socket, F_OK) != 0 {
+        if !startingServer, let socket = socket ?? Self.defaultSocketPath, access(socket, F_OK) != 0 {
             throw SpeechDispatcherError(description: "no socket at \(socket)")
         }
+        // libspeechd frees what it is given with SPDConnectionAddress__free: malloc'd throughout.
+        let address = socket.map { path -> UnsafeMutablePointer<SPDConnectionAddress> in
+            let address = UnsafeMutablePointer<SPDConnectionAddress>(
+                OpaquePointer(calloc(1, MemoryLayout<SPDConnectionAddress>.size)!))
+            address.pointee.method = SPD_METHOD_UNIX_SOCKET
+            address.pointee.unix_socket_name = strdup(path)
+            return address
+        }
+        defer { if let address { SPDConnectionAddress__free(address) } }
         var error: UnsafeMutablePointer<CChar>? = nil
         defer { free(error) }
         // A server started here inherits this thread's signal mask, and a Swift concurrency thread
@@ -40,7 +50,7 @@ public final class SpeechDispatcherConnection: @unchecked Sendable {
         var previous = sigset_t()
         sigemptyset(&none)
         pthread_sigmask(SIG_SETMASK, &none, &previous)
-        let opened = spd_open2(clientName, "main", nil, SPD_MODE_THREADED, nil, startingServer ? 1 : 0, &error)
+        let opened = spd_open2(clientName, "main", nil, SPD_MODE_THREADED, address, startingServer ? 1 : 0, &error)
         pthread_sigmask(SIG_SETMASK, &previous, nil)
         guard let opened else {
             let reason = error.map { String(cString: $0) } ?? "no reason given"
