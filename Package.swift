@@ -226,7 +226,10 @@ let package = Package(
         // What the tests share: temporary folders, sound files, processes, seeded randomness.
         .target(name: "CTestShims", path: "Tests/CTestShims"),
         .target(
-            name: "TestSupport", dependencies: ["CSndFile", "CTestShims", "OnnxRuntime", "System"], path: "Tests/TestSupport",
+            name: "TestSupport",
+            dependencies: [
+                "CSndFile", "CTestShims", "OnnxRuntime", "System", .product(name: "Logging", package: "swift-log"),
+            ], path: "Tests/TestSupport",
             exclude: ["make_tiny_piper.py"], swiftSettings: upcoming),
 
         .testTarget(name: "ModuleProtocolTests", dependencies: ["ModuleProtocol"], swiftSettings: upcoming),

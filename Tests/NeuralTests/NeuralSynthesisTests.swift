@@ -13,24 +13,6 @@ import Voices
 
 @testable import Speech
 
-/// Log lines kept for the test to read.
-final class LogLines: Sendable {
-    let lines = Locked<[String]>([])
-    var all: [String] { lines.withLock { $0 } }
-}
-
-struct CapturingLogHandler: LogHandler {
-    let sink: LogLines
-    var metadata: Logger.Metadata = [:]
-    var logLevel: Logger.Level = .info
-    subscript(metadataKey key: String) -> Logger.Metadata.Value? {
-        get { metadata[key] }
-        set { metadata[key] = newValue }
-    }
-    func log(event: LogEvent) {
-        sink.lines.withLock { $0.append("\(event.level): \(event.message)") }
-    }
-}
 
 /// The synth thread in this process rendering into memory: every event's sample is exact.
 final class NeuralRig {

@@ -1,35 +1,15 @@
 import Configuration
 import Logging
 import ModuleProtocol
-import Synchronization
 import System
 import TestSupport
 import Testing
 import UtterEngine
 import Voices
 
-/// Log lines kept for the test to read.
-private final class LogLines: Sendable {
-    let lines = Mutex<[String]>([])
-}
-
-private struct Collecting: LogHandler {
-    let into: LogLines
-    var metadata: Logger.Metadata = [:]
-    var logLevel: Logger.Level = .trace
-
-    subscript(metadataKey key: String) -> Logger.Metadata.Value? {
-        get { metadata[key] }
-        set { metadata[key] = newValue }
-    }
-
-    func log(event: LogEvent) {
-        into.lines.withLock { $0.append("\(event.level): \(event.message)") }
-    }
-}
 
 private func logger(_ lines: LogLines) -> Logger {
-    Logger(label: "test", factory: { _ in Collecting(into: lines) })
+    Logger(label: "test", factory: { _ in CapturingLogHandler(sink: lines, logLevel: .trace) })
 }
 
 /// ALSA capture devices `utter_capture0` and `utter_capture1`: the `file` plugin over `null`, raw
