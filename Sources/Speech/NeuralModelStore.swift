@@ -169,13 +169,23 @@ public final class NeuralModelStore: Sendable {
         state.withLock { $0.loaded.sorted { $0.lastUsed < $1.lastUsed }.map(\.voice) }
     }
 
-    /// Stops the loader thread, waiting for a load under way until `deadline`; false if it still
-    /// runs then.
-    func shutdown(until deadline: UInt64) -> Bool {
+    /// Tells the loader thread to stop once the load under way (which nothing interrupts) ends.
+    func beginShutdown() {
         state.withLock { $0.isShuttingDown = true }
         requests.signal()
+    }
+
+    /// Stops the loader thread, waiting for a load under way until `deadline`; false if it still
+    /// runs then. The thread is then let go: it holds the store and its runtimes itself, and a
+    /// process that exits meanwhile must not count it as a thread it forgot.
+    func shutdown(until deadline: UInt64) -> Bool {
+        beginShutdown()
         guard let running = thread.withLock({ $0 }) else { return true }
-        return running.join(until: deadline)
+        guard running.join(until: deadline) else {
+            running.detach()
+            return false
+        }
+        return true
     }
 
     private static func stamp(of voice: NeuralVoice) -> [ChangeStamp?] {
@@ -252,6 +262,7 @@ public final class NeuralModelStore: Sendable {
 
     private func load(_ voice: NeuralVoice, runtimes: inout [String: OnnxRuntime]) {
         let started = MonotonicClock.now
+        logger.info("loading neural voice model \(Self.name(voice))")
         let stamp = Self.stamp(of: voice)
         let result: Result<(PiperModel, OnnxRunControl), NeuralVoiceError>
         do throws(NeuralVoiceError) {

@@ -109,11 +109,11 @@ public final class Synthesizer: Sendable {
         wake.signal()
         // A thread waiting for room in a full ring sees the shutdown now, not when its wait ends.
         sink.endWaitForRoom()
-        // A model load cannot be interrupted; a process that exits meanwhile must not run its
-        // exit handlers under it.
-        let modelsStopped = neuralModels.shutdown(until: deadline)
-        guard let running = thread.withLock({ $0 }) else { return modelsStopped }
-        return running.join(until: deadline) && modelsStopped
+        // The synth thread is waited for first: it waits for a model in short steps, while a
+        // model load cannot be interrupted and may outlast the deadline.
+        neuralModels.beginShutdown()
+        let synthStopped = thread.withLock({ $0 })?.join(until: deadline) ?? true
+        return neuralModels.shutdown(until: deadline) && synthStopped
     }
 
     private func run() {

@@ -221,8 +221,11 @@ package final class SpeechPipeline {
     /// Stops the synth thread and the sink, waiting for them until `deadline`; names what is
     /// still stuck in a device or engine call then (nothing it uses is freed), or nil.
     package func shutdown(until deadline: UInt64) -> String? {
-        let synthStopped = synthesizer.shutdown(until: deadline)
-        // The sink's thread can stop by itself even if the synth thread is stuck opening a device.
+        // The sink's thread can stop by itself even if the synth thread is stuck opening a device:
+        // it keeps a share of the time, so a stuck synth thread does not leave it unjoined.
+        let now = MonotonicClock.now
+        let sinkShare = deadline > now ? (deadline - now) / 5 : 0
+        let synthStopped = synthesizer.shutdown(until: deadline - sinkShare)
         let sinkStopped = sink.shutdown(until: deadline)
         if synthStopped && sinkStopped { return nil }
         return synthStopped ? "render thread" : sinkStopped ? "synth thread" : "synth and render threads"

@@ -145,4 +145,21 @@ private func seconds(_ body: () throws -> Void) rethrows -> Double {
         #expect(thread.join(until: MonotonicClock.now + 10_000_000_000))
         #expect(thread.join(until: 0), "joined once, ended for good")
     }
+
+    @Test func `a thread let go ends by itself and is never joined`() throws {
+        let release = try EventFD(blocking: true)
+        let ended = try EventFD(blocking: true)
+        let thread = try NamedThread(name: "let-go") {
+            release.reset()
+            ended.signal()
+        }
+        #expect(!thread.join(until: MonotonicClock.now + 10_000_000))
+        thread.detach()
+        #expect(!thread.join(until: MonotonicClock.now + 10_000_000), "a thread let go is not joined")
+        release.signal()
+        var ready = pollfd(fd: ended.rawValue, events: Int16(POLLIN), revents: 0)
+        #expect(poll(&ready, 1, 10_000) == 1, "it ran to its end")
+        #expect(!thread.join(until: 0), "nor after it ended: its owner may not free what it used")
+        #expect(thread.setRealTimePriority(1) == Errno(ESRCH))
+    }
 }

@@ -73,6 +73,34 @@ private func occurrences(of text: String, in log: String) -> Int {
         #expect(peak >= 32000, "peak \(peak)")
     }
 
+    @Test func `QUIT while a model loads exits at once, letting the load end by itself`() throws {
+        let rig = CaptureRig()
+        let configuration = try joeRig(rig)
+        let underThreadSanitizer = getenv("UTTER_SANITIZER").map { String(cString: $0) == "thread" } ?? false
+        // Seconds to load (slowed down several times under ThreadSanitizer): longer than the module
+        // waits for its threads at exit.
+        try installTinyVoice(
+            "slow", in: rig.folder + "/.local/share/utter/voices", megabytes: underThreadSanitizer ? 150 : 600)
+        // ThreadSanitizer sleeps at exit while other threads run (a second by default), then
+        // reports each thread that ended unjoined: here long enough for the load to end meanwhile,
+        // so a loader thread the module forgot rather than let go is reported (exit status 66, as
+        // CI once saw when the joe model's load ended in that second).
+        let exitSleep = underThreadSanitizer ? 10.0 : 0
+        let module = try startModule(
+            rig, configurationPath: configuration,
+            environment: try onnxRuntimeEnvironment() + ["TSAN_OPTIONS=atexit_sleep_ms=\(Int(exitSleep * 1000))"])
+        module.send(settingsBlock(synthesisVoice: "slow"))
+        _ = module.expect("203 OK SETTINGS RECEIVED\n")
+        #expect(logShows(rig.logPath, "loading neural voice model "), "\(rig.log)")
+        let started = monotonicSeconds()
+        module.send("QUIT\n")
+        _ = module.expect("210 OK QUIT\n")
+        #expect(module.waitForExit(within: exitSleep + 10) == 0, "\(rig.log)")
+        #expect(monotonicSeconds() - started < exitSleep + 3, "exited without waiting for the load")
+        #expect(rig.log.contains("exiting without waiting for the "), "\(rig.log)")
+        #expect(!underThreadSanitizer || rig.log.contains("slow.onnx loaded in "), "ended during the exit: \(rig.log)")
+    }
+
     @Test func `the joe voice's model loads when chosen, one at a time, and is released when unused`() throws {
         let rig = CaptureRig()
         let configuration = try joeRig(rig)
