@@ -307,6 +307,7 @@ let package = Package(
                 "utter", "sd_utter", "UtterCLI", "UtterKit", "JapaneseReading", "OnnxRuntime", "System", "TestSupport",
                 "History",
             ],
+            exclude: ["Clients"],
             swiftSettings: upcoming),
         // ONNX Runtime as Utter opens and runs it, on tiny models made by Debian's python3-onnx.
         .testTarget(

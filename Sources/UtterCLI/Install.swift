@@ -9,7 +9,11 @@ extension UtterCommand {
                 ~/.local/bin/, the key names to ~/.local/share/utter/keys/ and, when you have none, \
                 utter.conf to ~/.config/speech-dispatcher/modules/. Adds Utter to your speechd.conf \
                 when its AddModule lines would hide it, and with --default or --languages makes it your \
-                default module. Where the utter package is installed, only that last part is done. \
+                default module; with --system-voice Utter is also the only module speech-dispatcher \
+                loads for you, so that clients that list every module's voices and pick one for a \
+                language (Chromium, Qt applications such as Okular and KMouth) speak with Utter too \
+                (espeak-ng's voices are still there, as Utter's own). Where the utter package is \
+                installed, only the speechd.conf part is done. \
                 Restarts your running speech-dispatcher so that it finds Utter. Every step is recorded: \
                 'utter uninstall --user' undoes exactly these steps.
                 """)
@@ -19,6 +23,11 @@ extension UtterCommand {
 
         @Flag(name: .customLong("default"), help: "Make Utter your default speech-dispatcher module.")
         var makeDefault = false
+
+        @Flag(
+            name: .customLong("system-voice"),
+            help: "Make Utter your default module and the only one speech-dispatcher loads for you.")
+        var systemVoice = false
 
         @Option(
             name: .long, parsing: .upToNextOption,
@@ -35,7 +44,8 @@ extension UtterCommand {
         func run() throws {
             let installation = UserInstallation(folders: UserFolders())
             for line in try installation.install(
-                from: try UserInstallation.sources(), makeDefault: makeDefault, languages: languages)
+                from: try UserInstallation.sources(), makeDefault: makeDefault, languages: languages,
+                systemVoice: systemVoice)
             {
                 print("installed: \(line)")
             }

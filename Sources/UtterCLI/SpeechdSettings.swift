@@ -37,34 +37,63 @@ struct SpeechdSettings {
     /// Whether the server would start Utter: it detects modules, or an AddModule line names it.
     var startsUtter: Bool { addedModules.isEmpty || addedModules.contains("utter") }
 
+    /// Whether Utter is the system voice: the default module and the only one the server loads,
+    /// so that clients that list every module's voices (Chromium, Qt) list Utter's alone.
+    var utterIsSystemVoice: Bool { addedModules == ["utter"] && defaultModule == "utter" }
+
+    /// How `utter install --user --system-voice` marks a line it turned off.
+    static let turnedOffPrefix = "# Off while Utter is the system voice: "
+
     static let addModuleLine = #"AddModule "utter" "sd_utter" "utter.conf""#
 
     /// `text` with what Utter needs: an AddModule line when others turn detection off, and, when
     /// asked, Utter as the default module (its `DefaultModule` line replaced) and for `languages`
-    /// (their `LanguageDefaultModule` lines replaced). Nil when nothing needs to change.
-    static func editing(_ text: String, makeDefault: Bool, languages: [String]) -> String? {
+    /// (their `LanguageDefaultModule` lines replaced). As the `systemVoice`, Utter is also the
+    /// only module loaded: its AddModule line turns detection off, and the lines that add or
+    /// choose another module are turned off (kept, commented out, for the reader). Nil when
+    /// nothing needs to change.
+    static func editing(_ text: String, makeDefault: Bool, languages: [String], systemVoice: Bool = false) -> String? {
         let settings = SpeechdSettings(parsing: text)
         var lines = text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
         if lines.last == "" { lines.removeLast() }
-        func key(of line: String) -> (key: String, first: String?) {
+        func key(of line: String) -> (key: String, arguments: [String]) {
             let entries = DotconfParser.parse(line).entries
-            guard let entry = entries.first else { return ("", nil) }
-            return (entry.key.lowercased(), entry.arguments.first)
+            guard let entry = entries.first else { return ("", []) }
+            return (entry.key.lowercased(), entry.arguments)
         }
+        let makeDefault = makeDefault || systemVoice
         var added: [String] = []
-        if !settings.startsUtter { added.append(addModuleLine) }
+        var turnedOff = false
+        if systemVoice {
+            lines = lines.map { line in
+                let (key, arguments) = key(of: line)
+                let otherModule =
+                    switch key {
+                    case "addmodule": arguments.first != "utter"
+                    case "languagedefaultmodule": arguments.count == 2 && arguments[1] != "utter"
+                    default: false
+                    }
+                guard otherModule else { return line }
+                turnedOff = true
+                return turnedOffPrefix + line
+            }
+            if !settings.addedModules.contains("utter") { added.append(addModuleLine) }
+        } else if !settings.startsUtter {
+            added.append(addModuleLine)
+        }
         if makeDefault && settings.defaultModule != "utter" {
             lines.removeAll { key(of: $0).key == "defaultmodule" }
             added.append("DefaultModule utter")
         }
         for language in languages where !settings.utterLanguages.contains(language) {
             lines.removeAll {
-                let (key, first) = key(of: $0)
-                return key == "languagedefaultmodule" && first == language
+                let (key, arguments) = key(of: $0)
+                return key == "languagedefaultmodule" && arguments.first == language
             }
             added.append(#"LanguageDefaultModule "\#(language)" "utter""#)
         }
-        guard !added.isEmpty else { return nil }
+        guard !added.isEmpty || turnedOff else { return nil }
+        guard !added.isEmpty else { return lines.joined(separator: "\n") + "\n" }
         lines.append("")
         lines.append("# Added by 'utter install --user' ('utter uninstall --user' takes it out again).")
         lines.append(contentsOf: added)

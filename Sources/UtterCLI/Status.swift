@@ -6,7 +6,9 @@ extension UtterCommand {
             abstract: "Tell whether Utter works with your speech-dispatcher, and if not, why and what to do.",
             discussion: """
                 Looks at where sd_utter is installed, whether your speechd.conf lets speech-dispatcher \
-                start it and makes it the default, whether your speech-dispatcher runs and lists it, \
+                start it and makes it the default, which clients speak with it (the default module \
+                reaches Orca, spd-say and Firefox; Chromium and Qt applications need it to be the only \
+                module loaded), whether your speech-dispatcher runs and lists it, \
                 whether Utter's audio device opens, and the last errors in utter.log. Each problem comes \
                 with its fix. The exit status is 1 when there is a problem.
                 """)

@@ -39,6 +39,7 @@ struct StatusReport {
         let (speechdConf, settings) = speechdSettings()
         checks.append(detection(speechdConf, settings))
         checks.append(defaultModule(speechdConf, settings))
+        checks.append(clients(speechdConf, settings))
         checks.append(server())
         checks.append(contentsOf: audio(settings))
         checks.append(japanese())
@@ -149,6 +150,37 @@ struct StatusReport {
             message:
                 "Utter is not the default module (\(other)): clients use it when they ask for it, as Orca does when it is chosen as Orca's synthesizer. 'utter install --user --default' makes it the default."
         )
+    }
+
+    /// Which clients speak with Utter: the default module reaches those that ask for none (Orca
+    /// when it is chosen, spd-say, Firefox); Chromium and Qt list every loaded module's voices and
+    /// take the first that fits a language, which is another module's while another is loaded.
+    private func clients(_ path: String, _ settings: SpeechdSettings?) -> StatusCheck {
+        let settings = settings ?? SpeechdSettings(parsing: "")
+        if settings.utterIsSystemVoice {
+            return StatusCheck(
+                topic: "clients", level: .ok,
+                message:
+                    "Utter is the only module speech-dispatcher loads (AddModule in \(folders.shown(path))): Orca, spd-say, Firefox, Chromium and Qt applications speak with it.")
+        }
+        if settings.addedModules == ["utter"] {
+            return StatusCheck(
+                topic: "clients", level: .note,
+                message:
+                    "Utter is the only module speech-dispatcher loads, but not its default module: 'utter install --user --system-voice' makes it both.")
+        }
+        let others =
+            settings.addedModules.isEmpty
+            ? "every module speech-dispatcher detects"
+            : settings.addedModules.filter { $0 != "utter" }.joined(separator: ", ")
+        let reached =
+            settings.defaultModule == "utter"
+            ? "Orca, spd-say and Firefox speak with Utter"
+            : "Clients speak with Utter when they choose it"
+        return StatusCheck(
+            topic: "clients", level: .note,
+            message:
+                "\(reached); Chromium and Qt applications list the voices of \(others) too, and for a language take the first that fits, which need not be Utter's. 'utter install --user --system-voice' makes Utter the only module loaded (espeak-ng's voices stay, as Utter's own).")
     }
 
     private func server() -> StatusCheck {

@@ -55,7 +55,9 @@ struct UserInstallation {
     /// Installs from `sources`: the programs, key names, utter.conf when the user has none, and
     /// the speechd.conf lines that make the server start Utter (and use it by default, if asked).
     /// Returns what it did, a line each.
-    func install(from sources: Sources, makeDefault: Bool, languages: [String]) throws(UtterError) -> [String] {
+    func install(
+        from sources: Sources, makeDefault: Bool, languages: [String], systemVoice: Bool = false
+    ) throws(UtterError) -> [String] {
         if FileSystem.exists(recordPath) { _ = try uninstall() }
         var steps = Steps(savedFolder: savedFolder)
         var done: [String] = []
@@ -90,16 +92,24 @@ struct UserInstallation {
                 done.append("utter.conf → \(folders.shown(folders.userUtterConf))")
             }
             let current = try FileSystem.contents(of: folders.speechdConf)
+            let text = String(decoding: current, as: UTF8.self)
             if let edited = SpeechdSettings.editing(
-                String(decoding: current, as: UTF8.self), makeDefault: makeDefault, languages: languages)
+                text, makeDefault: makeDefault, languages: languages, systemVoice: systemVoice)
             {
                 try steps.folder(FileSystem.parent(of: folders.userSpeechdConf))
                 try steps.file(folders.userSpeechdConf, bytes: Array(edited.utf8), editable: true)
+                let before = SpeechdSettings(parsing: text)
                 var what: [String] = []
-                if !SpeechdSettings(parsing: String(decoding: current, as: UTF8.self)).startsUtter {
+                if systemVoice {
+                    let others = before.addedModules.filter { $0 != "utter" }
+                    what.append(
+                        others.isEmpty
+                            ? "AddModule utter alone (no module detected)"
+                            : "AddModule utter alone (\(others.joined(separator: ", ")) off)")
+                } else if !before.startsUtter {
                     what.append("AddModule")
                 }
-                if makeDefault { what.append("DefaultModule") }
+                if makeDefault || systemVoice { what.append("DefaultModule") }
                 if !languages.isEmpty { what.append("LanguageDefaultModule \(languages.joined(separator: " "))") }
                 done.append("\(folders.shown(folders.userSpeechdConf)): \(what.joined(separator: ", "))")
             }

@@ -38,6 +38,18 @@ public struct LanguageTag: Hashable, Sendable, CustomStringConvertible {
         String(key.prefix { $0 != "-" })
     }
 
+    /// The region subtag (`US` for `en-US`, `029` for `en-029`); nil when the tag names none
+    /// before its private use part.
+    public var region: String? {
+        for subtag in description.split(separator: "-").dropFirst() {
+            if subtag == "x" { return nil }
+            let isLetters = subtag.count == 2 && subtag.allSatisfy(\.isLetter)
+            let isDigits = subtag.count == 3 && subtag.allSatisfy(\.isNumber)
+            if isLetters || isDigits { return String(subtag) }
+        }
+        return nil
+    }
+
     public static func == (lhs: LanguageTag, rhs: LanguageTag) -> Bool { lhs.key == rhs.key }
     public func hash(into hasher: inout Hasher) { hasher.combine(key) }
 }

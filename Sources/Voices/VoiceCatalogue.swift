@@ -9,7 +9,10 @@ public struct VoiceCatalogue: Sendable {
 
     public let voices: [Voice]
     /// Every voice under its primary languages and again under each supported one (Orca filters
-    /// voices by that single language field); names are unique.
+    /// voices by that single language field); names are unique. Listings whose tag names a
+    /// region by its letters come first, then those of a language alone, then those of a region
+    /// by number (`en-029`), each in voice order: Qt and Chromium read `en` and `en-029` as
+    /// `en-US` and take the first voice listed for a locale, which is so the voice made for it.
     public let listings: [Listing]
     private let voiceIndexByName: [String: Int]
     /// Every (voice, language) pair, flattened once: selection runs for every message.
@@ -27,17 +30,22 @@ public struct VoiceCatalogue: Sendable {
         var taken: Set<String> = []
         var byName: [String: Int] = [:]
         // The plain names go first so that no suffixed name can take one of them.
-        for voice in voices { taken.insert(voice.name.lowercased()) }
+        for voice in voices {
+            taken.insert(voice.name.lowercased())
+            taken.insert(Self.listedName(of: voice).lowercased())
+        }
         for (index, voice) in voices.enumerated() {
-            byName[voice.name.lowercased()] = byName[voice.name.lowercased()] ?? index
-            byName[voice.identifier.lowercased()] = byName[voice.identifier.lowercased()] ?? index
+            let listed = Self.listedName(of: voice)
+            for known in [voice.name, listed, voice.identifier] {
+                byName[known.lowercased()] = byName[known.lowercased()] ?? index
+            }
             for (position, language) in voice.languages.enumerated() {
-                var name = voice.name
+                var name = listed
                 if position > 0 {
-                    name = "\(voice.name) [\(language.tag)]"
+                    name = "\(listed) [\(language.tag)]"
                     var counter = 2
                     while taken.contains(name.lowercased()) {
-                        name = "\(voice.name) [\(language.tag)] \(counter)"
+                        name = "\(listed) [\(language.tag)] \(counter)"
                         counter += 1
                     }
                     taken.insert(name.lowercased())
@@ -46,10 +54,12 @@ public struct VoiceCatalogue: Sendable {
                 listings.append(Listing(name: name, language: language.tag, voiceIndex: index))
             }
             if voice.languages.isEmpty, let none = LanguageTag("und") {
-                listings.append(Listing(name: voice.name, language: none, voiceIndex: index))
+                listings.append(Listing(name: listed, language: none, voiceIndex: index))
             }
         }
-        self.listings = listings
+        self.listings = listings.enumerated().sorted { a, b in
+            (Self.listingOrder(a.element.language), a.offset) < (Self.listingOrder(b.element.language), b.offset)
+        }.map(\.element)
         self.voiceIndexByName = byName
         self.languageEntries = voices.enumerated().flatMap { index, voice in
             voice.languages.enumerated().map { position, language in
@@ -58,6 +68,25 @@ public struct VoiceCatalogue: Sendable {
                     rank: (position < voice.primaryLanguages.count ? 0 : 1, language.priority, index))
             }
         }
+    }
+
+    /// A voice's name in the voice list, which clients show as it is (Chromium adds the module's
+    /// name, Qt and Orca list it under its language): espeak-ng's names say language and region,
+    /// and a recorded or neural voice says what it is.
+    public static func listedName(of voice: Voice) -> String {
+        let kind =
+            switch voice.kind {
+            case .espeak: ""
+            case .clips: "recorded"
+            case .neural: "neural"
+            }
+        guard !kind.isEmpty, !voice.name.lowercased().hasSuffix("(\(kind))") else { return voice.name }
+        return "\(voice.name) (\(kind))"
+    }
+
+    private static func listingOrder(_ tag: LanguageTag) -> Int {
+        guard let region = tag.region else { return 1 }
+        return region.allSatisfy(\.isLetter) ? 0 : 2
     }
 
     /// The listings for a LIST VOICES request. With a language (the 0.12 form) only those listed

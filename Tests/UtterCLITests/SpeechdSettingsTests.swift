@@ -49,6 +49,53 @@ import Testing
         #expect(SpeechdSettings.editing(edited ?? "", makeDefault: false, languages: []) == nil)
     }
 
+    @Test func `as the system voice Utter is the one module added, and the lines naming others are turned off`() {
+        let prefix = SpeechdSettings.turnedOffPrefix
+        // Debian's own speechd.conf: modules detected, none added, none the default.
+        let detecting = "LogLevel 3\n#AddModule \"espeak-ng\" \"sd_espeak-ng\" \"espeak-ng.conf\"\n#DefaultModule espeak-ng\n"
+        let fromDetecting = SpeechdSettings.editing(detecting, makeDefault: false, languages: [], systemVoice: true)
+        #expect(
+            fromDetecting == detecting + """
+
+                # Added by 'utter install --user' ('utter uninstall --user' takes it out again).
+                AddModule "utter" "sd_utter" "utter.conf"
+                DefaultModule utter
+
+                """)
+        #expect(SpeechdSettings(parsing: fromDetecting ?? "").utterIsSystemVoice)
+        #expect(!SpeechdSettings(parsing: detecting).utterIsSystemVoice)
+        // A user's own modules: theirs turned off, kept for the reader; Utter's language lines kept.
+        let own = """
+            AddModule "espeak-ng" "sd_espeak-ng" "espeak-ng.conf"
+            AddModule "utter" "sd_utter" "utter.conf"
+            DefaultModule espeak-ng
+            LanguageDefaultModule "de" "espeak-ng"
+            LanguageDefaultModule "en" "utter"
+            """
+        let fromOwn = SpeechdSettings.editing(own, makeDefault: false, languages: [], systemVoice: true)
+        #expect(
+            fromOwn == """
+                \(prefix)AddModule "espeak-ng" "sd_espeak-ng" "espeak-ng.conf"
+                AddModule "utter" "sd_utter" "utter.conf"
+                \(prefix)LanguageDefaultModule "de" "espeak-ng"
+                LanguageDefaultModule "en" "utter"
+
+                # Added by 'utter install --user' ('utter uninstall --user' takes it out again).
+                DefaultModule utter
+
+                """)
+        let settings = SpeechdSettings(parsing: fromOwn ?? "")
+        #expect(settings.addedModules == ["utter"] && settings.defaultModule == "utter")
+        #expect(settings.languageModules.map(\.module) == ["utter"])
+        // Done once, nothing is left to do.
+        #expect(SpeechdSettings.editing(fromOwn ?? "", makeDefault: true, languages: [], systemVoice: true) == nil)
+        // Only lines to turn off: the file changes, with nothing added.
+        let onlyOthers = "AddModule \"utter\" \"sd_utter\" \"utter.conf\"\nDefaultModule utter\nLanguageDefaultModule \"fr\" \"x\"\n"
+        #expect(
+            SpeechdSettings.editing(onlyOthers, makeDefault: false, languages: [], systemVoice: true)
+                == "AddModule \"utter\" \"sd_utter\" \"utter.conf\"\nDefaultModule utter\n\(prefix)LanguageDefaultModule \"fr\" \"x\"\n")
+    }
+
     @Test func `the install record reads back what it wrote, and refuses a damaged one`() {
         let record = InstallRecord(steps: [
             .createdFolder("/h/.local/state/utter"),

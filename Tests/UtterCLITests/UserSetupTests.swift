@@ -176,6 +176,7 @@ import Testing
                 ok module: sd_utter is installed in ~/.local/libexec/speech-dispatcher-modules.
                 ok configuration: ~/.config/speech-dispatcher/speechd.conf lets speech-dispatcher detect its modules, Utter among them.
                 ok default: Utter is the default module (DefaultModule in ~/.config/speech-dispatcher/speechd.conf).
+                note clients: Orca, spd-say and Firefox speak with Utter; Chromium and Qt applications list the voices of every module speech-dispatcher detects too, and for a language take the first that fits, which need not be Utter's. 'utter install --user --system-voice' makes Utter the only module loaded (espeak-ng's voices stay, as Utter's own).
                 ok server: speech-dispatcher is running (pid N) and lists utter.
                 ok audio: Utter plays through ALSA on "default" (ALSA's default), which opens; sound server: none found.
                 ok japanese: Japanese is read with MeCab and the dictionary in /var/lib/mecab/dic/ipadic-utf8 (mecab-ipadic-utf8).
@@ -194,8 +195,13 @@ import Testing
             try JSONSerialization.jsonObject(with: Data(json.standardOutput.utf8)) as? [String: Any])
         #expect(parsed["healthy"] as? Bool == true && parsed["version"] as? String == "0.1.0")
         let checks = try #require(parsed["checks"] as? [[String: Any]])
-        #expect(checks.map { $0["topic"] as? String } == ["module", "configuration", "default", "server", "audio", "japanese", "log"])
-        #expect(checks.allSatisfy { $0["level"] as? String == "ok" && $0["fix"] is NSNull })
+        #expect(
+            checks.map { $0["topic"] as? String } == [
+                "module", "configuration", "default", "clients", "server", "audio", "japanese", "log",
+            ])
+        // Utter the default but not the only module: a note on which clients reach it.
+        #expect(checks.map { $0["level"] as? String } == ["ok", "ok", "ok", "note", "ok", "ok", "ok", "ok"])
+        #expect(checks.allSatisfy { $0["fix"] is NSNull })
     }
 
     @Test func `status names each broken set-up with its fix and exits 1`() throws {
@@ -215,6 +221,7 @@ import Testing
                 PROBLEM configuration: ~/.config/speech-dispatcher/speechd.conf has AddModule lines (espeak-ng), which turn off module detection, and none for utter.
                   fix: Add this line to ~/.config/speech-dispatcher/speechd.conf: AddModule "utter" "sd_utter" "utter.conf"  (or run 'utter install --user')
                 note default: Utter is not the default module (espeak-ng is): clients use it when they ask for it, as Orca does when it is chosen as Orca's synthesizer. 'utter install --user --default' makes it the default.
+                note clients: Clients speak with Utter when they choose it; Chromium and Qt applications list the voices of espeak-ng too, and for a language take the first that fits, which need not be Utter's. 'utter install --user --system-voice' makes Utter the only module loaded (espeak-ng's voices stay, as Utter's own).
                 PROBLEM server: No speech-dispatcher is running for you (nothing answers at ~/run/speech-dispatcher/speechd.sock).
                   fix: It starts when a client needs it: 'spd-say -o utter hello' or 'utter status --speak' starts it.
                 note configuration: ~/.config/speech-dispatcher/modules/utter.conf line 2: unknown setting "NoSuchSetting", skipped.
@@ -259,9 +266,10 @@ import Testing
                 OVERVIEW: Tell whether Utter works with your speech-dispatcher, and if not, why and what to do.
 
                 Looks at where sd_utter is installed, whether your speechd.conf lets speech-dispatcher start it and
-                makes it the default, whether your speech-dispatcher runs and lists it, whether Utter's audio
-                device opens, and the last errors in utter.log. Each problem comes with its fix. The exit status is
-                1 when there is a problem.
+                makes it the default, which clients speak with it (the default module reaches Orca, spd-say and
+                Firefox; Chromium and Qt applications need it to be the only module loaded), whether your
+                speech-dispatcher runs and lists it, whether Utter's audio device opens, and the last errors in
+                utter.log. Each problem comes with its fix. The exit status is 1 when there is a problem.
 
                 USAGE: utter status [--speak] [--json]
 
@@ -281,15 +289,20 @@ import Testing
                 Copies sd_utter to ~/.local/libexec/speech-dispatcher-modules/, this utter to ~/.local/bin/, the
                 key names to ~/.local/share/utter/keys/ and, when you have none, utter.conf to
                 ~/.config/speech-dispatcher/modules/. Adds Utter to your speechd.conf when its AddModule lines
-                would hide it, and with --default or --languages makes it your default module. Where the utter
-                package is installed, only that last part is done. Restarts your running speech-dispatcher so that
+                would hide it, and with --default or --languages makes it your default module; with --system-voice
+                Utter is also the only module speech-dispatcher loads for you, so that clients that list every
+                module's voices and pick one for a language (Chromium, Qt applications such as Okular and KMouth)
+                speak with Utter too (espeak-ng's voices are still there, as Utter's own). Where the utter package
+                is installed, only the speechd.conf part is done. Restarts your running speech-dispatcher so that
                 it finds Utter. Every step is recorded: 'utter uninstall --user' undoes exactly these steps.
 
-                USAGE: utter install [--user] [--default] [--languages <languages> ...]
+                USAGE: utter install [--user] [--default] [--system-voice] [--languages <languages> ...]
 
                 OPTIONS:
                   --user                  Install for the current user (the utter package installs for everyone).
                   --default               Make Utter your default speech-dispatcher module.
+                  --system-voice          Make Utter your default module and the only one speech-dispatcher loads
+                                          for you.
                   --languages <languages> Make Utter your default module for these languages (e.g. en de).
                   --version               Show the version.
                   -h, --help              Show help information.

@@ -28,7 +28,7 @@ private func occurrences(of text: String, in log: String) -> Int {
         let module = try startModule(rig, configurationPath: configuration, environment: try onnxRuntimeEnvironment())
         module.send("LIST VOICES en-US\n")
         let list = try #require(module.expect("200 OK VOICE LIST SENT\n"))
-        #expect(list.contains("200-joe\ten-US\tnone\n"), "\(list)")
+        #expect(list.contains("200-joe (neural)\ten-US\tnone\n"), "\(list)")
         // Chosen, the voice's model loads in the background; the messages after it are neural.
         module.send(settingsBlock(synthesisVoice: "joe"))
         _ = module.expect("203 OK SETTINGS RECEIVED\n")

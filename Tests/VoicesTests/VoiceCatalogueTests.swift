@@ -30,11 +30,24 @@ let catalogue = VoiceCatalogue(voices: [
     #expect(LanguageTag("en--us") == nil)
 }
 
+@Test func `a tag's region is its letters or its number, never a private use part`() {
+    #expect(LanguageTag("en-US")?.region == "US")
+    #expect(LanguageTag("en-029")?.region == "029")
+    #expect(LanguageTag("en-GB-x-rp")?.region == "GB")
+    #expect(LanguageTag("cmn-latn-pinyin")?.region == nil)
+    #expect(LanguageTag("en")?.region == nil)
+    #expect(LanguageTag("en-x-gb")?.region == nil)
+    #expect(LanguageTag("es-419")?.region == "419")
+}
+
 @Test func `every voice is listed under each of its languages with unique names`() {
     let lines = catalogue.listings.map { "\($0.name)|\($0.language)" }
     #expect(
-        lines.prefix(3) == [
-            "English (Great Britain)|en-GB", "English (Great Britain) [en]|en", "English (America)|en-US",
+        lines == [
+            "English (Great Britain)|en-GB", "English (America)|en-US", "English (Lancaster)|en-GB-x-gbclan",
+            "English (Lancaster) [en-GB]|en-GB", "English (Great Britain) [en]|en", "English (America) [en]|en",
+            "English (Lancaster) [en]|en", "German|de", "Chinese (Mandarin, latin as Pinyin)|cmn-Latn-pinyin",
+            "Chinese (Mandarin, latin as Pinyin) [zh]|zh",
         ])
     #expect(Set(catalogue.listings.map { $0.name.lowercased() }).count == catalogue.listings.count)
     #expect(catalogue.listings.count == 10)
@@ -46,10 +59,52 @@ let catalogue = VoiceCatalogue(voices: [
     #expect(catalogue.listings(language: "EN-us").map(\.name) == ["English (America)"])
     #expect(
         catalogue.listings(language: "en").map(\.language.description) == [
-            "en-GB", "en", "en-US", "en", "en-GB-x-gbclan", "en-GB", "en",
+            "en-GB", "en-US", "en-GB-x-gbclan", "en-GB", "en", "en", "en",
         ])
     #expect(catalogue.listings(language: "xx").isEmpty)
     #expect(catalogue.listings(language: nil).count == catalogue.listings.count)
+}
+
+@Test func `a locale's first listed voice is the one made for it, as clients that take the first read them`() {
+    // Qt reads en, en-029 and en-US alike as en_US, and takes the first voice listed for it.
+    let caribbean = VoiceCatalogue(voices: [
+        voice("English (Caribbean)", [language("en-029", 5), language("en", 10)]),
+        voice("English (Great Britain)", [language("en-gb", 2), language("en", 2)]),
+        voice("English (America)", [language("en-us", 2), language("en", 3)]),
+        voice("Spanish (Latin America)", [language("es-419", 5), language("es-mx", 6)]),
+        voice("Spanish (Spain)", [language("es", 5)]),
+    ])
+    let readAsUS = caribbean.listings.filter { ["en", "en-us", "en-029"].contains($0.language.key) }
+    #expect(readAsUS.first?.name == "English (America)")
+    #expect(caribbean.listings.first { $0.language.primaryLanguage == "es" }?.name == "Spanish (Latin America) [es-MX]")
+    #expect(caribbean.listings.suffix(2).map(\.name) == ["English (Caribbean)", "Spanish (Latin America)"])
+    // The order does not change which voice a message chooses.
+    #expect(
+        caribbean.select(synthesisVoice: nil, language: "en", defaultVoice: nil, defaultLanguage: "en-US")?.voice.name
+            == "English (Great Britain)")
+}
+
+@Test func `recorded and neural voices say what they are in the list, and answer to both names`() throws {
+    let greeter = Voice(
+        name: "Greeter", identifier: "clips:greeter", primaryLanguages: [language("en-us", 5)],
+        supportedLanguages: [language("en-gb", 5)],
+        kind: .clips(ClipVoice(folder: "/nonexistent", phrases: PhraseBook([]), fallbackEngineName: "English (America)")))
+    let joe = Voice(
+        name: "joe", identifier: "neural:joe", primaryLanguages: [language("en-us", 5)], supportedLanguages: [],
+        kind: .neural(
+            NeuralVoice(
+                model: "/m.onnx", config: "/m.onnx.json", speaker: nil, fallbackEngineName: "English (America)",
+                runtimeLibrary: "libonnxruntime.so", threads: 1)))
+    let named = VoiceCatalogue(voices: [voice("English (America)", [language("en-us", 2)]), greeter, joe])
+    #expect(
+        named.listings.map(\.name) == [
+            "English (America)", "Greeter (recorded)", "Greeter (recorded) [en-GB]", "joe (neural)",
+        ])
+    for name in ["Greeter", "greeter (RECORDED)", "Greeter (recorded) [en-GB]", "clips:greeter"] {
+        #expect(named.voice(named: name)?.identifier == "clips:greeter", "\(name)")
+    }
+    #expect(named.voice(named: "joe (neural)")?.identifier == "neural:joe")
+    #expect(named.engineVoiceNames["joe (neural)"] == "English (America)")
 }
 
 func selected(_ synthesisVoice: String?, _ language: String?, defaultVoice: String? = nil) -> String? {
