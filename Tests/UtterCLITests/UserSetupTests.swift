@@ -144,6 +144,45 @@ import Testing
         #expect(again.standardError == "Error: Utter is not installed for you: ~/.local/state/utter/user-install does not exist.\n")
     }
 
+    @Test func `as the system voice, the user's own modules are turned off, and uninstall puts the file back byte for byte`()
+        throws
+    {
+        let user = User()
+        let config = user.home + "/.config/speech-dispatcher"
+        try FileManager.default.createDirectory(atPath: config, withIntermediateDirectories: true)
+        writeFile(config + "/speechd.conf", Self.addModuleLines)
+        let before = snapshot(user.home)
+        let install = user.utter("install", "--user", "--system-voice")
+        #expect(install.status == 0, "\(install)")
+        #expect(
+            install.standardOutput.contains(
+                "installed: ~/.config/speech-dispatcher/speechd.conf: AddModule utter alone (espeak-ng off), DefaultModule\n"),
+            "\(install.standardOutput)")
+        #expect(
+            readText(config + "/speechd.conf") == """
+                # A user's own configuration whose AddModule lines turn module detection off.
+                # Off while Utter is the system voice: AddModule "espeak-ng" "sd_espeak-ng" "espeak-ng.conf"
+                # Off while Utter is the system voice: LanguageDefaultModule "de" "espeak-ng"
+
+                # Added by 'utter install --user' ('utter uninstall --user' takes it out again).
+                AddModule "utter" "sd_utter" "utter.conf"
+                DefaultModule utter
+
+                """)
+        // German still speaks, with Utter's espeak-ng voice.
+        let spoken = user.run("/usr/bin/spd-say", "-w", "-l", "de", "Guten Tag.")
+        #expect(spoken.status == 0, "\(spoken)")
+        #expect(littleEndianSamples(readFile(user.capture) ?? []).count > 11025)
+        let uninstall = user.utter("uninstall", "--user")
+        #expect(uninstall.status == 0, "\(uninstall)")
+        #expect(uninstall.standardOutput.hasPrefix("~/.config/speech-dispatcher/speechd.conf restored\n"))
+        for pid in user.servers { kill(pid, SIGTERM) }
+        usleep(300_000)
+        try? FileManager.default.removeItem(atPath: user.capture)
+        try? FileManager.default.removeItem(atPath: user.runtime + "/speech-dispatcher")
+        #expect(snapshot(user.home) == before)
+    }
+
     @Test func `uninstall keeps a configuration file the user changed since`() {
         let user = User()
         #expect(user.utter("install", "--user").status == 0)
