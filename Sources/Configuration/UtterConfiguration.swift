@@ -4,6 +4,15 @@ public struct UtterConfiguration: Equatable, Sendable {
     public var defaultVoice: String?
     /// The language tried before falling back to the first voice, e.g. for `language=c`.
     public var defaultLanguage = "en-US"
+    /// `LanguageVoice` lines: language tag → the voice that speaks it when a message names none
+    /// (otherwise its best installed voice does: neural, then recorded, then espeak-ng).
+    public var languageVoices: [String: String] = [:]
+    /// Whether CHAR and KEY with a neural voice may be spoken by the language's espeak-ng voice
+    /// when the neural one would be heard later than `neuralEchoMilliseconds` (`NeuralEcho auto`),
+    /// or always by the neural voice (`same`).
+    public var neuralEchoFallsBack = true
+    /// `NeuralEchoMilliseconds`: how late a key or character may be heard on a neural voice.
+    public var neuralEchoMilliseconds = 80
     /// How Utter reaches the sound: `auto` picks what the session runs.
     public var audioBackend = AudioBackend.auto
     /// An ALSA device name that overrides `audio_alsa_device` from the server.
@@ -124,6 +133,20 @@ public struct UtterConfiguration: Equatable, Sendable {
         case "defaultlanguage":
             guard let value = single(), !value.isEmpty else { return expected("one language tag") }
             defaultLanguage = value
+        case "languagevoice":
+            let tag = arguments.first.map { String($0.map { $0 == "_" ? "-" : $0 }) } ?? ""
+            guard arguments.count == 2, LanguageCode.isTag(tag), !arguments[1].isEmpty else {
+                return expected("a language tag and a voice name")
+            }
+            languageVoices[tag.lowercased()] = arguments[1]
+        case "neuralecho":
+            guard let choice = single()?.lowercased(), choice == "auto" || choice == "same" else {
+                return expected("auto or same")
+            }
+            neuralEchoFallsBack = choice == "auto"
+        case "neuralechomilliseconds":
+            guard let value = number(0...10_000) else { return expected("milliseconds from 0 to 10000") }
+            neuralEchoMilliseconds = value
         case "languageswitching":
             switch single()?.lowercased() {
             case "auto": languageSwitching = true

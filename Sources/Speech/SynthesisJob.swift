@@ -30,6 +30,9 @@ public struct SynthesisJob: Sendable {
     public var languageVoices: [String: String] = [:]
     /// The neural voice that speaks the job (`engineVoice` is its fallback), or nil.
     public var neural: NeuralVoice?
+    /// For a key or character on a neural voice under `NeuralEcho auto`: how late (milliseconds)
+    /// it may be heard before `engineVoice` says it instead; nil to keep the neural voice.
+    public var neuralEchoBudget: Int?
     /// How many times faster than recorded a clip voice's clips (and the message's other `<audio>`)
     /// are played, and than its own pace a neural voice speaks: the message's words a minute
     /// against `NormalRate`, so that every voice kind follows espeak-ng's scale. 1 for espeak-ng

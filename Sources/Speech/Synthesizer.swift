@@ -121,6 +121,7 @@ public final class Synthesizer: Sendable {
         var clips = ClipCache()
         let readers = TextReaders(logger: logger, japaneseDictionary: japaneseDictionary)
         var models = NeuralModels(store: neuralModels)
+        var paces = NeuralPace()
         while !isShuttingDown.load(ordering: .acquiring) {
             if isDevicePreparationRequested.exchange(false, ordering: .acquiringAndReleasing) {
                 do {
@@ -148,12 +149,18 @@ public final class Synthesizer: Sendable {
             let start = beginJob(job)
             if !job.soundFiles.isEmpty {
                 play(job, from: start, clips: &clips, sampleRate: espeak.sampleRate)
-            } else if let voice = job.neural {
+            } else if let voice = job.neural, !echoHandedOver(job, voice: voice, paces: &paces) {
                 models.isCancelled = { self.isCancelled(job.id) }
                 switch models.model(for: voice) {
                 case .success((let model, let control)):
                     let piper = PiperSegments(model: model, control: control, espeak: espeak.engine, run: neuralRun, logger: logger)
+                    let began = MonotonicClock.now
                     speak(job, segments: job.segmenter.segments(of: job.ssml), from: start, engine: piper, espeak: espeak, clips: &clips)
+                    if !isCancelled(job.id) {
+                        paces.record(
+                            model: voice.model, nanoseconds: MonotonicClock.now - began,
+                            samples: sink.writePosition - start, sampleRate: espeak.sampleRate)
+                    }
                 case .failure(let error):
                     logger.error("neural voice unavailable, the message is spoken by \(job.engineVoice): \(error)")
                     speak(job, from: start, espeak: espeak, readers: readers, clips: &clips)
@@ -163,6 +170,17 @@ public final class Synthesizer: Sendable {
                 speak(job, from: start, espeak: espeak, readers: readers, clips: &clips)
             }
         }
+    }
+
+    /// Whether a key or character on a neural voice is said by its espeak-ng voice instead
+    /// (`NeuralEcho auto`), because the neural one would be heard too late; logged once per voice.
+    private func echoHandedOver(_ job: SynthesisJob, voice: NeuralVoice, paces: inout NeuralPace) -> Bool {
+        guard let budget = job.neuralEchoBudget else { return false }
+        let (handsOver, why) = paces.handsOver(model: voice.model, budget: budget)
+        if let why {
+            logger.notice("keys and characters on \(voice.model) are said by \(job.engineVoice): \(why)")
+        }
+        return handsOver
     }
 
     /// Speaks `job` with its espeak-ng voice, its text read by `readers` where the voice cannot

@@ -37,9 +37,16 @@ struct VoiceListing: ParsableArguments {
             throw UtterError("No voice speaks '\(language ?? "")'. Run 'utter voices' to see them all.")
         }
         let width = min(48, shown.map(\.name.count).max() ?? 0)
+        // A language's default is marked where it has a choice: more than one voice speaks it.
+        var speakers: [String: Int] = [:]
+        for voice in voices {
+            for language in Set([voice.primaryLanguage] + voice.supportedLanguages) { speakers[language, default: 0] += 1 }
+        }
         for voice in shown {
             let padding = String(repeating: " ", count: max(1, width - voice.name.count + 2))
-            print("\(voice.name)\(padding)\(voice.primaryLanguage)\t\(voice.identifier)")
+            let chosen = voice.defaultLanguages.filter { speakers[$0, default: 0] > 1 }
+            let defaults = chosen.isEmpty ? "" : "\t(default for \(chosen.joined(separator: ", ")))"
+            print("\(voice.name)\(padding)\(voice.primaryLanguage)\t\(voice.identifier)\(defaults)")
             if let note = voice.note { print("    (\(note))") }
         }
     }

@@ -108,6 +108,9 @@ package struct JobFactory: Sendable {
         job.segmenter.capitalPitchSteps = capitalPitchSteps
         job.languageVoices = languageVoices
         job.neural = neural
+        if neural != nil, kind == .character || kind == .key, configuration.neuralEchoFallsBack {
+            job.neuralEchoBudget = configuration.neuralEchoMilliseconds
+        }
         job.segmenter.breaksEndSegments = neural != nil
         job.segmenter.prosodyRatesEndSegments = neural != nil
         // espeak-ng takes the words a minute itself; clips and neural voices are paced by the same scale.

@@ -56,9 +56,9 @@ public final class Speaker: Sendable {
         let configuration = UtterConfiguration()
         let engine = try Self.engine()
         let all = try Self.voices(of: engine, configuration: configuration, logger: logger)
-        let catalogue = VoiceCatalogue(voices: all)
+        let catalogue = VoiceCatalogue(voices: all, languageVoices: configuration.languageVoices)
         factory = JobFactory(configuration: configuration, catalogue: catalogue)
-        voices = all.map(VoiceDescription.init)
+        voices = VoiceDescription.all(in: catalogue)
 
         let pipeline: SpeechPipeline
         do {
@@ -94,7 +94,7 @@ public final class Speaker: Sendable {
     /// The voice with this name or identifier (case does not matter).
     public func voice(named name: String) throws(SpeakerError) -> VoiceDescription {
         guard let voice = factory.catalogue.voice(named: name) else { throw .unknownVoice(name) }
-        return VoiceDescription(voice)
+        return VoiceDescription(voice, in: factory.catalogue)
     }
 
     /// Queues `utterance` after those already queued; its events come in the stream returned, which
@@ -133,7 +133,9 @@ extension Speaker {
     /// Every installed voice, without opening any output. Like a speaker, this needs the engine:
     /// it fails while a speaker exists in the process (use its ``voices`` then).
     public static func installedVoices(logger: Logger = Logger(label: "utter")) throws(SpeakerError) -> [VoiceDescription] {
-        try voices(of: engine(), configuration: UtterConfiguration(), logger: logger).map(VoiceDescription.init)
+        let configuration = UtterConfiguration()
+        let all = try voices(of: engine(), configuration: configuration, logger: logger)
+        return VoiceDescription.all(in: VoiceCatalogue(voices: all, languageVoices: configuration.languageVoices))
     }
 
     /// The engine, loaded: there is one in a process at a time.

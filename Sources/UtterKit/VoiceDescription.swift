@@ -22,10 +22,13 @@ public struct VoiceDescription: Equatable, Sendable {
     public let kind: Kind
     /// What a listener should know of it, such as a script it reads badly; nil for most.
     public let note: String?
+    /// The languages (of its own) it speaks when an utterance names a language and no voice: it is
+    /// their best installed voice (neural before recorded before espeak-ng).
+    public let defaultLanguages: [String]
 }
 
 extension VoiceDescription {
-    init(_ voice: Voice) {
+    init(_ voice: Voice, in catalogue: VoiceCatalogue) {
         self.init(
             name: voice.name, identifier: voice.identifier,
             primaryLanguage: voice.primaryLanguages.first?.tag.description ?? "und",
@@ -36,6 +39,14 @@ extension VoiceDescription {
                 case .clips: .clip
                 case .neural: .neural
                 }
-            }(), note: voice.note)
+            }(), note: voice.note,
+            defaultLanguages: voice.languages.map(\.tag.description).filter {
+                catalogue.voice(forLanguage: $0)?.identifier == voice.identifier
+            })
+    }
+
+    /// Every voice of `catalogue`, described.
+    static func all(in catalogue: VoiceCatalogue) -> [VoiceDescription] {
+        catalogue.voices.map { VoiceDescription($0, in: catalogue) }
     }
 }

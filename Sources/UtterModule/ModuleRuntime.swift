@@ -33,7 +33,7 @@ extension ModuleServer {
             configuration: configuration, taken: espeakVoices + clipVoices,
             logger: logSink.logger(label: "utter.voices"))
         let voices = espeakVoices + clipVoices + neuralVoices
-        let catalogue = VoiceCatalogue(voices: voices)
+        let catalogue = VoiceCatalogue(voices: voices, languageVoices: configuration.languageVoices)
         let route = SoundSession.Route(configuration: configuration, alsaAsked: configuration.asksForALSA) {
             alsaDevice()
         }
@@ -207,7 +207,8 @@ extension ModuleServer {
             logger: logSink.logger(label: "utter.voices"))
         runtime.factory = JobFactory(
             configuration: configuration,
-            catalogue: VoiceCatalogue(voices: runtime.espeakVoices + clipVoices + neuralVoices),
+            catalogue: VoiceCatalogue(
+                voices: runtime.espeakVoices + clipVoices + neuralVoices, languageVoices: configuration.languageVoices),
             words: runtime.factory.words)
         runtime.voiceSignature = signature
         self.runtime = runtime

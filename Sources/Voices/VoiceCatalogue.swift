@@ -11,20 +11,28 @@ public struct VoiceCatalogue: Sendable {
     /// Every voice under its primary languages and again under each supported one (Orca filters
     /// voices by that single language field); names are unique. Listings whose tag names a
     /// region by its letters come first, then those of a language alone, then those of a region
-    /// by number (`en-029`), each in voice order: Qt and Chromium read `en` and `en-029` as
-    /// `en-US` and take the first voice listed for a locale, which is so the voice made for it.
+    /// by number (`en-029`), each with neural voices first, then recorded ones, then espeak-ng's,
+    /// in voice order: Qt and Chromium read `en` and `en-029` as `en-US` and take the first voice
+    /// listed for a locale, which is so the one a message of that language gets.
     public let listings: [Listing]
     private let voiceIndexByName: [String: Int]
     /// Every (voice, language) pair, flattened once: selection runs for every message.
     private let languageEntries: [LanguageEntry]
 
+    /// Language (lower-case tag) → the voice `LanguageVoice` names for it, where that voice exists.
+    private let chosenForLanguage: [String: Int]
+
     private struct LanguageEntry {
         var voiceIndex: Int
         var tag: LanguageTag
-        var rank: (Int, Int, Int)  // primary first, then espeak-ng's priority, then voice order
+        /// The voice's own language before one it merely supports, then neural before recorded
+        /// before espeak-ng, then espeak-ng's priority, then voice order.
+        var rank: (Int, Int, Int, Int)
     }
 
-    public init(voices: [Voice]) {
+    /// The voices; `languageVoices` (language tag → voice name, `LanguageVoice` in utter.conf)
+    /// names the voice a language gets where a message names none, instead of its best one.
+    public init(voices: [Voice], languageVoices: [String: String] = [:]) {
         self.voices = voices
         var listings: [Listing] = []
         var taken: Set<String> = []
@@ -58,16 +66,38 @@ public struct VoiceCatalogue: Sendable {
             }
         }
         self.listings = listings.enumerated().sorted { a, b in
-            (Self.listingOrder(a.element.language), a.offset) < (Self.listingOrder(b.element.language), b.offset)
+            let first = (Self.listingOrder(a.element.language), Self.kindRank(voices[a.element.voiceIndex]), a.offset)
+            let second = (Self.listingOrder(b.element.language), Self.kindRank(voices[b.element.voiceIndex]), b.offset)
+            return first < second
         }.map(\.element)
         self.voiceIndexByName = byName
         self.languageEntries = voices.enumerated().flatMap { index, voice in
             voice.languages.enumerated().map { position, language in
                 LanguageEntry(
                     voiceIndex: index, tag: language.tag,
-                    rank: (position < voice.primaryLanguages.count ? 0 : 1, language.priority, index))
+                    rank: (position < voice.primaryLanguages.count ? 0 : 1, Self.kindRank(voice), language.priority, index))
             }
         }
+        self.chosenForLanguage = languageVoices.reduce(into: [:]) { chosen, pair in
+            guard let tag = LanguageTag(pair.key), let index = byName[pair.value.lowercased()] else { return }
+            chosen[tag.key] = index
+        }
+    }
+
+    /// Neural voices speak best, then recorded ones (their clips, the rest by their fallback).
+    private static func kindRank(_ voice: Voice) -> Int {
+        switch voice.kind {
+        case .neural: 0
+        case .clips: 1
+        case .espeak: espeakKindRank
+        }
+    }
+
+    private static let espeakKindRank = 2
+
+    /// The voice `LanguageVoice` names for `language`, if it names one that exists.
+    public func chosenVoice(forLanguage language: LanguageTag) -> Voice? {
+        chosenForLanguage[language.key].map { voices[$0] }
     }
 
     /// A voice's name in the voice list, which clients show as it is (Chromium adds the module's
@@ -159,9 +189,16 @@ public struct VoiceCatalogue: Sendable {
         return best(for: tag) ?? LanguageTag(tag.primaryLanguage).flatMap(best(forPrimary:))
     }
 
-    /// The voice that speaks exactly `tag` best.
+    /// The voice that speaks exactly `tag` best, or the one `LanguageVoice` names for it. For a
+    /// language alone (`en`), a neural or recorded voice of any of its regions counts too: it is
+    /// the language's best voice, where espeak-ng's are chosen by the tag they list.
     private func best(for tag: LanguageTag) -> Voice? {
-        best { $0.tag == tag }
+        if let chosen = chosenVoice(forLanguage: tag) { return chosen }
+        let isLanguageAlone = tag.key == tag.primaryLanguage
+        return best { entry in
+            entry.tag == tag
+                || (isLanguageAlone && entry.rank.1 < Self.espeakKindRank && entry.tag.primaryLanguage == tag.key)
+        }
     }
 
     /// The voice for a bare language subtag: one listing that language itself, else any dialect.

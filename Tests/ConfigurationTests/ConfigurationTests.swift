@@ -96,6 +96,8 @@ import Testing
     let (examples, issues) = UtterConfiguration.parse(uncommented)
     #expect(issues.isEmpty, "\(issues)")
     #expect(examples.defaultVoice == "English (America)")
+    #expect(examples.languageVoices == ["en-us": "English (America)"])
+    #expect(examples.neuralEchoFallsBack && examples.neuralEchoMilliseconds == 80)
     #expect(examples.audioDevice == "default")
     #expect(examples.voiceTypeVariants == UtterConfiguration().voiceTypeVariants)
     #expect(examples.normalRate == UtterConfiguration().normalRate)
@@ -158,6 +160,33 @@ func readWholeFile(_ path: String) -> String? {
             #"NeuralIdleSeconds needs a number of seconds from 0 to 86400, got "soon""#,
         ])
     #expect(issues.map(\.lineNumber) == [3, 4, 7, 8])
+}
+
+@Test func `LanguageVoice, NeuralEcho and NeuralEchoMilliseconds are read, and bad values named`() {
+    let defaults = UtterConfiguration()
+    #expect(defaults.languageVoices.isEmpty && defaults.neuralEchoFallsBack && defaults.neuralEchoMilliseconds == 80)
+    let (configuration, issues) = UtterConfiguration.parse(
+        """
+        LanguageVoice ja_JP "jf alpha"
+        LanguageVoice en-US joe
+        LanguageVoice "not a tag" joe
+        LanguageVoice de
+        NeuralEcho same
+        NeuralEcho sometimes
+        NeuralEchoMilliseconds 120
+        NeuralEchoMilliseconds -5
+        """)
+    #expect(configuration.languageVoices == ["ja-jp": "jf alpha", "en-us": "joe"])
+    #expect(!configuration.neuralEchoFallsBack)
+    #expect(configuration.neuralEchoMilliseconds == 120)
+    #expect(
+        issues.map(\.message) == [
+            #"LanguageVoice needs a language tag and a voice name, got "not a tag" "joe""#,
+            #"LanguageVoice needs a language tag and a voice name, got "de""#,
+            #"NeuralEcho needs auto or same, got "sometimes""#,
+            #"NeuralEchoMilliseconds needs milliseconds from 0 to 10000, got "-5""#,
+        ])
+    #expect(issues.map(\.lineNumber) == [3, 4, 6, 8])
 }
 
 @Test func `HistorySize reads 0 to 10000 and names a bad value`() {

@@ -142,6 +142,85 @@ private func occurrences(of text: String, in log: String) -> Int {
         #expect(spoken - swapped > 60_000 || quarantined, "replaced, its memory goes: \(spoken) → \(swapped) KiB")
     }
 
+    /// Keys and characters on the tiny voice (a full-scale sine, louder than espeak-ng ever is)
+    /// under `settings`; returns the module's log and the loudest sample heard.
+    private func echo(settings: String, speakingFirst: Bool) throws -> (log: String, peak: Int) {
+        let rig = CaptureRig()
+        let configuration = try joeRig(rig, settings: settings)
+        try installTinyVoice("tiny", in: rig.folder + "/.local/share/utter/voices", megabytes: 0)
+        let module = try startModule(rig, configurationPath: configuration, environment: try onnxRuntimeEnvironment())
+        if speakingFirst {
+            module.send(settingsBlock(synthesisVoice: "tiny"))
+            _ = module.expect("203 OK SETTINGS RECEIVED\n")
+            #expect(logShows(rig.logPath, "tiny/tiny.onnx loaded in "), "\(rig.log)")
+            speak(module, "<speak>Hello there.</speak>", settings: settingsBlock(synthesisVoice: "tiny"))
+            #expect(module.expect("702 END\n") == "701 BEGIN\n702 END\n")
+        }
+        speak(module, "a", command: "CHAR", settings: settingsBlock(synthesisVoice: "tiny"))
+        #expect(module.expect("702 END\n") == "701 BEGIN\n702 END\n")
+        speak(module, "space", command: "KEY", settings: settingsBlock(synthesisVoice: "tiny"))
+        #expect(module.expect("702 END\n") == "701 BEGIN\n702 END\n")
+        #expect(module.quit() == 0)
+        return (rig.log, rig.samples().map { abs(Int($0)) }.max() ?? 0)
+    }
+
+    @Test func `keys and characters on a neural voice not known to be fast are said by its espeak-ng voice`() throws {
+        let (log, peak) = try echo(settings: "", speakingFirst: false)
+        #expect(
+            occurrences(of: "tiny/tiny.onnx are said by ", in: log) == 1
+                && log.contains(": it has not spoken yet, so how soon it would be heard is not known"),
+            "said once for both: \(log)")
+        #expect(peak > 1000 && peak < 32000, "espeak-ng's voice, not the model's sine: peak \(peak)")
+    }
+
+    @Test func `with NeuralEcho same, keys and characters stay with the neural voice`() throws {
+        let (log, peak) = try echo(settings: "NeuralEcho same\n", speakingFirst: false)
+        #expect(!log.contains(" are said by "), "\(log)")
+        #expect(peak >= 32000, "the model's sine: peak \(peak)")
+    }
+
+    @Test func `a neural voice heard soon enough keeps its keys and characters, one heard later hands them over`()
+        throws
+    {
+        let fast = try echo(settings: "NeuralEchoMilliseconds 10000\n", speakingFirst: true)
+        #expect(!fast.log.contains(" are said by "), "\(fast.log)")
+        let slow = try echo(settings: "NeuralEchoMilliseconds 0\n", speakingFirst: true)
+        #expect(
+            occurrences(of: "tiny/tiny.onnx are said by ", in: slow.log) == 1
+                && slow.log.contains(" ms (NeuralEchoMilliseconds 0)"), "\(slow.log)")
+    }
+
+    /// A message that names a language and no voice, with the joe and tiny voices installed and
+    /// `settings`; returns the module's log and the loudest sample heard.
+    private func messageByLanguage(settings: String) throws -> (log: String, peak: Int) {
+        let rig = CaptureRig()
+        let configuration = try joeRig(rig, settings: settings)
+        try installTinyVoice("tiny", in: rig.folder + "/.local/share/utter/voices", megabytes: 0)
+        let module = try startModule(rig, configurationPath: configuration, environment: try onnxRuntimeEnvironment())
+        module.send(settingsBlock(language: "en-US"))
+        _ = module.expect("203 OK SETTINGS RECEIVED\n")
+        // The chosen voice's model loads ahead, as for a voice named.
+        _ = logShows(rig.logPath, ".onnx loaded in ", within: 10)
+        speak(module, "<speak>Hello there.</speak>", settings: settingsBlock(language: "en-US"))
+        #expect(module.expect("702 END\n") == "701 BEGIN\n702 END\n")
+        #expect(module.quit() == 0)
+        return (rig.log, rig.samples().map { abs(Int($0)) }.max() ?? 0)
+    }
+
+    @Test func `a language with no voice named gets its best installed voice, a neural one, or the one LanguageVoice names`()
+        throws
+    {
+        let best = try messageByLanguage(settings: "")
+        #expect(best.log.contains(".onnx loaded in "), "a neural voice speaks en-US: \(best.log)")
+        #expect(!best.log.contains("neural voice unavailable"), "\(best.log)")
+        let tiny = try messageByLanguage(settings: "LanguageVoice en-US tiny\n")
+        #expect(tiny.log.contains("tiny/tiny.onnx loaded in ") && !tiny.log.contains("joe-medium.onnx loaded"), "\(tiny.log)")
+        #expect(tiny.peak >= 32000, "the tiny model's sine: peak \(tiny.peak)")
+        let espeak = try messageByLanguage(settings: "LanguageVoice en-US \"English (America)\"\n")
+        #expect(!espeak.log.contains(".onnx loaded in "), "\(espeak.log)")
+        #expect(espeak.peak > 1000 && espeak.peak < 32000, "espeak-ng's voice: peak \(espeak.peak)")
+    }
+
     @Test func `without ONNX Runtime the neural voice is not listed and the log says what to install`() throws {
         let rig = CaptureRig()
         let configuration = try joeRig(rig)

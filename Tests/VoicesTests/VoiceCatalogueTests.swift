@@ -11,6 +11,24 @@ func voice(_ name: String, _ languages: [Voice.Language]) -> Voice {
         supportedLanguages: Array(languages.dropFirst()), kind: .espeak(engineName: name))
 }
 
+/// A clip voice of `languages` (the first its own), its other text spoken by espeak-ng's en-us.
+func clipVoice(_ name: String, _ languages: [Voice.Language]) -> Voice {
+    Voice(
+        name: name, identifier: "clips:\(name.lowercased())", primaryLanguages: [languages[0]],
+        supportedLanguages: Array(languages.dropFirst()),
+        kind: .clips(ClipVoice(folder: "/nonexistent", phrases: PhraseBook([]), fallbackEngineName: "en-us")))
+}
+
+/// A Piper voice of `tag`, its fallback espeak-ng's en-us.
+func neuralVoice(_ name: String, _ tag: String) -> Voice {
+    Voice(
+        name: name, identifier: "neural:\(name)", primaryLanguages: [language(tag, 5)],
+        kind: .neural(
+            NeuralVoice(
+                model: "/\(name).onnx", config: "/\(name).onnx.json", speaker: nil, fallbackEngineName: "en-us",
+                runtimeLibrary: "libonnxruntime.so", threads: 1)))
+}
+
 /// A small catalogue shaped like espeak-ng's English voices.
 let catalogue = VoiceCatalogue(voices: [
     voice("English (Great Britain)", [language("en-gb", 2), language("en", 2)]),
@@ -85,26 +103,57 @@ let catalogue = VoiceCatalogue(voices: [
 }
 
 @Test func `recorded and neural voices say what they are in the list, and answer to both names`() throws {
-    let greeter = Voice(
-        name: "Greeter", identifier: "clips:greeter", primaryLanguages: [language("en-us", 5)],
-        supportedLanguages: [language("en-gb", 5)],
-        kind: .clips(ClipVoice(folder: "/nonexistent", phrases: PhraseBook([]), fallbackEngineName: "English (America)")))
-    let joe = Voice(
-        name: "joe", identifier: "neural:joe", primaryLanguages: [language("en-us", 5)], supportedLanguages: [],
-        kind: .neural(
-            NeuralVoice(
-                model: "/m.onnx", config: "/m.onnx.json", speaker: nil, fallbackEngineName: "English (America)",
-                runtimeLibrary: "libonnxruntime.so", threads: 1)))
-    let named = VoiceCatalogue(voices: [voice("English (America)", [language("en-us", 2)]), greeter, joe])
+    let greeter = clipVoice("Greeter", [language("en-us", 5), language("en-gb", 5)])
+    let named = VoiceCatalogue(
+        voices: [voice("English (America)", [language("en-us", 2)]), greeter, neuralVoice("joe", "en-us")])
+    // A locale's best voice first: neural, recorded, espeak-ng.
     #expect(
         named.listings.map(\.name) == [
-            "English (America)", "Greeter (recorded)", "Greeter (recorded) [en-GB]", "joe (neural)",
+            "joe (neural)", "Greeter (recorded)", "Greeter (recorded) [en-GB]", "English (America)",
         ])
     for name in ["Greeter", "greeter (RECORDED)", "Greeter (recorded) [en-GB]", "clips:greeter"] {
         #expect(named.voice(named: name)?.identifier == "clips:greeter", "\(name)")
     }
     #expect(named.voice(named: "joe (neural)")?.identifier == "neural:joe")
-    #expect(named.engineVoiceNames["joe (neural)"] == "English (America)")
+    #expect(named.engineVoiceNames["joe (neural)"] == "en-us")
+}
+
+/// A neural, a recorded and espeak-ng's voices of one language, and a LanguageVoice choice.
+private func kindsCatalogue(languageVoices: [String: String] = [:]) -> VoiceCatalogue {
+    VoiceCatalogue(
+        voices: catalogue.voices + [clipVoice("Greeter", [language("en-gb", 5)]), neuralVoice("joe", "en-us")],
+        languageVoices: languageVoices)
+}
+
+@Test func `a language named without a voice gets its best installed voice: neural, then recorded, then espeak-ng`() {
+    let kinds = kindsCatalogue()
+    func chosen(_ language: String) -> String? {
+        kinds.select(synthesisVoice: nil, language: language, defaultVoice: nil, defaultLanguage: "de")?.voice.name
+    }
+    #expect(chosen("en-US") == "joe")
+    #expect(chosen("en-GB") == "Greeter")
+    // The language alone: the best voice of any of its regions.
+    #expect(chosen("en") == "joe")
+    // A region no neural or recorded voice speaks keeps espeak-ng's voice for it.
+    #expect(chosen("en-gb-x-gbclan") == "English (Lancaster)")
+    #expect(chosen("de") == "German")
+    // A named voice is a named voice.
+    #expect(
+        kinds.select(synthesisVoice: "English (America)", language: "en-US", defaultVoice: nil, defaultLanguage: "de")?
+            .voice.name == "English (America)")
+    #expect(kinds.voice(forLanguage: "en-US")?.name == "joe")
+}
+
+@Test func `LanguageVoice names the voice a language gets, by any of its names; an unknown one is ignored`() {
+    let chosen = kindsCatalogue(languageVoices: ["en-us": "english (america)", "en": "Greeter (recorded)", "de": "nobody"])
+    func name(_ language: String) -> String? {
+        chosen.select(synthesisVoice: nil, language: language, defaultVoice: nil, defaultLanguage: "de")?.voice.name
+    }
+    #expect(name("en-US") == "English (America)")
+    #expect(name("en") == "Greeter")
+    #expect(name("de") == "German")
+    #expect(chosen.chosenVoice(forLanguage: LanguageTag("EN_us")!)?.name == "English (America)")
+    #expect(chosen.chosenVoice(forLanguage: LanguageTag("de")!) == nil)
 }
 
 func selected(_ synthesisVoice: String?, _ language: String?, defaultVoice: String? = nil) -> String? {
