@@ -48,9 +48,10 @@ import Voices
             name: "solo", model: "/m.onnx", configPath: "/m.onnx.json", config: try Self.config("{}", count: 1),
             espeak: Self.espeak, runtime: "/r", threads: 1)
         #expect(single.map(\.name) == ["solo"] && single.map(\.identifier) == ["piper:solo"])
-        // Chosen by name; listed after espeak-ng's voices of its language.
+        // Chosen by name, and the best voice of its language: a neural voice before espeak-ng's.
         let catalogue = VoiceCatalogue(voices: Self.espeak.voices + single)
         #expect(catalogue.voice(named: "SOLO")?.identifier == "piper:solo")
-        #expect(catalogue.voice(forLanguage: "de")?.name == "German")
+        #expect(catalogue.voice(forLanguage: "de")?.name == "solo")
+        #expect(catalogue.listings(language: "de").first?.name == "solo (neural)")
     }
 }

@@ -20,7 +20,10 @@ struct UtterServerTests {
             #expect(
                 lines.map { String($0.last ?? "") } == ["The", "quick", "brown", "fox", "jumps", "over", "the", "lazy", "dog"])
             let times = lines.compactMap { Double($0.first ?? "") }
-            #expect(times.count == 9 && zip(times, times.dropFirst()).allSatisfy { $0 < $1 }, "\(times)")
+            // In order; two marks may share a time when a busy machine delays the module's reports
+            // and the server passes them on together.
+            #expect(times.count == 9 && zip(times, times.dropFirst()).allSatisfy { $0 <= $1 }, "\(times)")
+            #expect(Set(times).count >= 5, "spread over the sentence: \(times)")
             // Reported as heard on the paced device: the sentence takes well over a second.
             #expect((times.last ?? 0) > 1, "\(times)")
             await rig.shutdown()

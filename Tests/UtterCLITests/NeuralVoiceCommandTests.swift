@@ -49,7 +49,11 @@ import Testing
         let check = ChildProcess.run([utter, "voice", "check", installed], environment: environment)
         #expect(check.status == 0 && check.standardOutput.hasSuffix("; no problems\n"), "\(check.standardOutput)")
         let voices = ChildProcess.run([utter, "voices", "-l", "en-US"], environment: environment)
-        #expect(voices.standardOutput.contains("joe") && voices.standardOutput.contains("piper:joe\n"))
+        // Installed, it is en-US's best voice: the one a message naming only en-US gets.
+        #expect(
+            voices.standardOutput.contains("joe") && voices.standardOutput.contains("piper:joe\t(default for en-US)\n"),
+            "\(voices.standardOutput)")
+        #expect(!voices.standardOutput.contains("espeak-ng:gmw/en-US\t(default"), "\(voices.standardOutput)")
         let remove = ChildProcess.run([utter, "voice", "remove", "joe"], environment: environment)
         #expect(remove.status == 0 && !FileSystem.exists(installed))
     }
