@@ -127,7 +127,10 @@ func `bad input gets the prescribed reply, a log line, and the module keeps serv
     let events = try #require(module.expect("703 STOP\n"))
     #expect(events == "703 STOP\n" || events == "701 BEGIN\n703 STOP\n")
     speak(module, "<speak>Next.</speak>")
-    #expect(module.expect("702 END\n") == "701 BEGIN\n702 END\n")
+    // The next message starts once the synth thread has let go of the stopped one, which it
+    // segments whole before its first word (issue 32 makes that incremental): seconds here, over
+    // twenty seen under AddressSanitizer beside the whole suite.
+    #expect(module.expect("702 END\n", within: 90) == "701 BEGIN\n702 END\n")
 }
 
 @Test func `ten thousand marks are each reported once, in order`() throws {
