@@ -37,15 +37,17 @@ public struct VoiceCatalogue: Sendable {
         var listings: [Listing] = []
         var taken: Set<String> = []
         var byName: [String: Int] = [:]
+        let listedNames = voices.map(Self.listedName(of:))
         // The plain names go first so that no suffixed name can take one of them.
-        for voice in voices {
+        for (voice, listed) in zip(voices, listedNames) {
             taken.insert(voice.name.lowercased())
-            taken.insert(Self.listedName(of: voice).lowercased())
+            taken.insert(listed.lowercased())
         }
         for (index, voice) in voices.enumerated() {
-            let listed = Self.listedName(of: voice)
+            let listed = listedNames[index]
             for known in [voice.name, listed, voice.identifier] {
-                byName[known.lowercased()] = byName[known.lowercased()] ?? index
+                let key = known.lowercased()
+                if byName[key] == nil { byName[key] = index }
             }
             for (position, language) in voice.languages.enumerated() {
                 var name = listed
@@ -65,17 +67,18 @@ public struct VoiceCatalogue: Sendable {
                 listings.append(Listing(name: listed, language: none, voiceIndex: index))
             }
         }
-        self.listings = listings.enumerated().sorted { a, b in
-            let first = (Self.listingOrder(a.element.language), Self.kindRank(voices[a.element.voiceIndex]), a.offset)
-            let second = (Self.listingOrder(b.element.language), Self.kindRank(voices[b.element.voiceIndex]), b.offset)
-            return first < second
-        }.map(\.element)
+        // Each listing's place, worked out once (INIT lists every voice: the sort runs at start-up).
+        let kinds = voices.map(Self.kindRank)
+        let places = listings.enumerated().map { index, listing in
+            (Self.listingOrder(listing.language), kinds[listing.voiceIndex], index)
+        }
+        self.listings = places.sorted { $0 < $1 }.map { listings[$0.2] }
         self.voiceIndexByName = byName
         self.languageEntries = voices.enumerated().flatMap { index, voice in
             voice.languages.enumerated().map { position, language in
                 LanguageEntry(
                     voiceIndex: index, tag: language.tag,
-                    rank: (position < voice.primaryLanguages.count ? 0 : 1, Self.kindRank(voice), language.priority, index))
+                    rank: (position < voice.primaryLanguages.count ? 0 : 1, kinds[index], language.priority, index))
             }
         }
         self.chosenForLanguage = languageVoices.reduce(into: [:]) { chosen, pair in
