@@ -156,10 +156,12 @@ public final class Synthesizer: Sendable {
                     let piper = PiperSegments(model: model, control: control, espeak: espeak.engine, run: neuralRun, logger: logger)
                     let began = MonotonicClock.now
                     speak(job, segments: job.segmenter.segments(of: job.ssml), from: start, engine: piper, espeak: espeak, clips: &clips)
-                    if !isCancelled(job.id) {
+                    // (A device reopened mid-message may have moved the write position back.)
+                    let written = sink.writePosition
+                    if !isCancelled(job.id), written > start {
                         paces.record(
-                            model: voice.model, nanoseconds: MonotonicClock.now - began,
-                            samples: sink.writePosition - start, sampleRate: espeak.sampleRate)
+                            model: voice.model, nanoseconds: MonotonicClock.now - began, samples: written - start,
+                            sampleRate: espeak.sampleRate)
                     }
                 case .failure(let error):
                     logger.error("neural voice unavailable, the message is spoken by \(job.engineVoice): \(error)")
