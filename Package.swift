@@ -200,6 +200,17 @@ let package = Package(
             dependencies: ["UtterModule", "UtterKit", "System", .product(name: "Logging", package: "swift-log")],
             swiftSettings: upcoming, linkerSettings: everydayCodeFirst),
 
+        // libzip (a NumPy .npz's members) and libcrypto (SHA-256), for voice packs from PyPI.
+        // Debian: libzip-dev, libssl-dev. Only `utter voice add` links them; sd_utter reads no zip.
+        .systemLibrary(name: "CZip", pkgConfig: "libzip", providers: [.apt(["libzip-dev"])]),
+        .systemLibrary(name: "CCrypto", pkgConfig: "libcrypto", providers: [.apt(["libssl-dev"])]),
+        // The only users of CZip and CCrypto: a zip's members, SHA-256.
+        .target(name: "Archives", dependencies: ["CZip", "CCrypto"], swiftSettings: upcoming),
+        // Kokoro voice packs as pip installs them, assembled into a voice folder.
+        .target(
+            name: "VoicePacks", dependencies: ["Archives", "Piper", "System", "RegularFiles"],
+            swiftSettings: upcoming),
+
         // The user's speech-dispatcher, reached as an SSIP client through libspeechd.
         .target(name: "SpeechDispatcherClient", dependencies: ["CSpeechd", "System"], swiftSettings: upcoming),
         .target(
@@ -208,7 +219,7 @@ let package = Package(
                 "UtterKit", "UtterEngine", "SpeechDispatcherClient", "Configuration", "RegularFiles",
                 "System", "SSML",
                 "Voices", "SoundFiles", "Reading", "Sentences", "JSON", "Scenario", "Piper", "OnnxRuntime", "JapaneseReading",
-                "History",
+                "History", "VoicePacks",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "RealModule", package: "swift-numerics"),
                 .product(name: "Logging", package: "swift-log"),
@@ -230,7 +241,7 @@ let package = Package(
             dependencies: [
                 "CSndFile", "CTestShims", "OnnxRuntime", "System", .product(name: "Logging", package: "swift-log"),
             ], path: "Tests/TestSupport",
-            exclude: ["make_tiny_piper.py"], swiftSettings: upcoming),
+            exclude: ["make_tiny_piper.py", "make_tiny_kokoro.py"], swiftSettings: upcoming),
 
         .testTarget(name: "ModuleProtocolTests", dependencies: ["ModuleProtocol"], swiftSettings: upcoming),
         .testTarget(name: "SSMLTests", dependencies: ["SSML"], swiftSettings: upcoming),
@@ -294,7 +305,7 @@ let package = Package(
         // sd_utter as speech-dispatcher runs it: a process on pipes, heard through ALSA devices and sound servers.
         .testTarget(
             name: "UtterModuleTests",
-            dependencies: ["sd_utter", "utter", "UtterModule", "History", "System", "TestSupport"],
+            dependencies: ["sd_utter", "utter", "UtterModule", "History", "System", "TestSupport", "Piper"],
             swiftSettings: upcoming),
         // libspeechd's client without a server, and with a private speech-dispatcher whose module is sd_utter.
         .testTarget(
@@ -305,7 +316,7 @@ let package = Package(
             name: "UtterCLITests",
             dependencies: [
                 "utter", "sd_utter", "UtterCLI", "UtterKit", "JapaneseReading", "OnnxRuntime", "System", "TestSupport",
-                "History",
+                "History", "Piper",
             ],
             exclude: ["Clients"],
             swiftSettings: upcoming),

@@ -31,6 +31,10 @@ let package = Package(
             name: "JSONFuzzer", dependencies: [.product(name: "UtterPureLayers", package: "Utter")]),
         .executableTarget(
             name: "WordAlignerFuzzer", dependencies: [.product(name: "UtterPureLayers", package: "Utter")]),
+        .executableTarget(
+            name: "NumpyFuzzer", dependencies: [.product(name: "UtterPureLayers", package: "Utter")]),
+        .executableTarget(
+            name: "KokoroTextFuzzer", dependencies: [.product(name: "UtterPureLayers", package: "Utter")]),
         // Not pure: MeCab with the installed dictionary (mecab-ipadic-utf8).
         .executableTarget(
             name: "JapaneseReaderFuzzer", dependencies: [.product(name: "JapaneseReading", package: "Utter")]),

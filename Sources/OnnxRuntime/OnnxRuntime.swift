@@ -35,17 +35,7 @@ public final class OnnxRuntime: @unchecked Sendable {
         if let configured, !configured.isEmpty { found.append(configured) }
         if let variable = environment("UTTER_ONNXRUNTIME"), !variable.isEmpty { found.append(variable) }
         found.append("libonnxruntime.so.1")
-        var packages: [String] = []
-        if let home = environment("HOME"), !home.isEmpty {
-            packages += pythonFolders(under: "\(home)/.local/lib", leaf: "site-packages")
-            let pyenv = environment("PYENV_ROOT").flatMap { $0.isEmpty ? nil : $0 } ?? "\(home)/.pyenv"
-            for version in (try? FileSystem.subdirectories(of: "\(pyenv)/versions")) ?? [] {
-                packages += pythonFolders(under: "\(pyenv)/versions/\(version)/lib", leaf: "site-packages")
-            }
-        }
-        packages += pythonFolders(under: "/usr/local/lib", leaf: "dist-packages")
-        packages += pythonFolders(under: "/usr/local/lib", leaf: "site-packages")
-        packages.append("/usr/lib/python3/dist-packages")
+        let packages = PythonPackages.folders(environment: environment)
         for folder in packages {
             let capi = "\(folder)/onnxruntime/capi"
             let libraries = ((try? FileSystem.entries(of: capi)) ?? []).filter { $0.hasPrefix("libonnxruntime.so.") }
@@ -53,11 +43,6 @@ public final class OnnxRuntime: @unchecked Sendable {
             found += libraries.sorted(by: >).map { "\(capi)/\($0)" }
         }
         return found
-    }
-
-    private static func pythonFolders(under lib: String, leaf: String) -> [String] {
-        let versions = ((try? FileSystem.subdirectories(of: lib)) ?? []).filter { $0.hasPrefix("python3") }
-        return versions.sorted(by: >).map { "\(lib)/\($0)/\(leaf)" }.filter { FileSystem.isDirectory($0) }
     }
 
     /// The first of `candidates` that loads, or why none does (each candidate's reason).

@@ -29,9 +29,9 @@ public enum ModelEdit {
     public static let growth = 64 + 1024
 
     /// The model with its `Ceil` node's output added to the graph's outputs.
-    public static func exposingDurations(_ model: [UInt8]) -> Swift.Result<Result, Problem> {
+    public static func exposingDurations(_ model: [UInt8], node: DurationsNode = .piper) -> Swift.Result<Result, Problem> {
         var edited = model
-        return exposeDurations(in: &edited).map { found in
+        return exposeDurations(in: &edited, node: node).map { found in
             Result(model: edited, durationsOutput: found.durationsOutput, inputs: found.inputs, outputs: found.outputs)
         }
     }
@@ -43,9 +43,22 @@ public enum ModelEdit {
         public var outputs: [String]
     }
 
+    /// The node whose output gives each id's frames.
+    public enum DurationsNode: Equatable, Sendable {
+        /// The graph's only node of this type (Piper: `Ceil`).
+        case onlyOfType(String)
+        /// The node of this name (Kokoro: `/encoder/Clip`, after `/encoder/Round`).
+        case named(String)
+
+        public static let piper = DurationsNode.onlyOfType("Ceil")
+        public static let kokoro = DurationsNode.named("/encoder/Clip")
+    }
+
     /// Edits `model` in place (a model of hundreds of megabytes is never held twice: with
     /// ``growth`` bytes of spare capacity it is not even moved); unchanged on failure.
-    public static func exposeDurations(in model: inout [UInt8]) -> Swift.Result<Found, Problem> {
+    public static func exposeDurations(
+        in model: inout [UInt8], node wanted: DurationsNode = .piper
+    ) -> Swift.Result<Found, Problem> {
         var reader = ProtobufReader(bytes: model, range: 0..<model.count)
         var graphField: (start: Int, content: Range<Int>)?
         do {
@@ -68,7 +81,12 @@ public enum ModelEdit {
                 switch field.number {
                 case 1:
                     let node = try NodeFields(model, content)
-                    if node.opType == "Ceil", let output = node.outputs.first { ceilOutputs.append(output) }
+                    let matches =
+                        switch wanted {
+                        case .onlyOfType(let type): node.opType == type
+                        case .named(let name): node.name == name
+                        }
+                    if matches, let output = node.outputs.first { ceilOutputs.append(output) }
                 case 11:
                     inputs.append(try name(of: model, content))
                 case 12:
@@ -114,12 +132,14 @@ public enum ModelEdit {
     private struct NodeFields {
         var outputs: [String] = []
         var opType = ""
+        var name = ""
 
         init(_ bytes: [UInt8], _ range: Range<Int>) throws(Problem) {
             var reader = ProtobufReader(bytes: bytes, range: range)
             while let field = try reader.next() {
                 guard case .bytes(let content) = field.value else { continue }
                 if field.number == 2 { outputs.append(String(decoding: bytes[content], as: UTF8.self)) }
+                if field.number == 3 { name = String(decoding: bytes[content], as: UTF8.self) }
                 if field.number == 4 { opType = String(decoding: bytes[content], as: UTF8.self) }
             }
         }

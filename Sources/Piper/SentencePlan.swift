@@ -53,15 +53,30 @@ public struct PiperSentence: Equatable, Sendable {
     /// Groups `clauses` of `text` into sentences as Piper does. With `firstClauseAlone` a first
     /// sentence of several clauses ends after its first, and a long first clause after its first
     /// words: it is synthesised, and heard, sooner.
+    ///
+    /// `realigns`: the clauses are libespeak-ng's, which read into the next word (see
+    /// ``realigned(_:in:)``); false for clauses that say exactly what they consumed. A sentence
+    /// holds at most `maximumPhonemes` (a model's context): it ends at a clause before that,
+    /// and a clause longer than that is cut between words.
+    ///
+    /// `cutsWords`: whether a long first clause may be cut between words too; false for a voice
+    /// whose words are morphemes (Japanese), where a cut between two of them (発表 し | ます) breaks
+    /// the sentence's intonation: its first clause ends at its punctuation (、) only.
     public static func sentences(
-        text: NeuralText, clauses: [PhonemizedClause], firstClauseAlone: Bool = false
+        text: NeuralText, clauses: [PhonemizedClause], firstClauseAlone: Bool = false, realigns: Bool = true,
+        maximumPhonemes: Int = .max, cutsWords: Bool = true
     ) -> [PiperSentence] {
         var sentences: [PiperSentence] = []
         var current = PiperSentence(phonemes: [], words: [], marks: [])
-        for clause in realigned(clauses, in: text.scalars) {
+        for clause in realigns ? realigned(clauses, in: text.scalars) : clauses {
             let consumed = clause.text.clamped(to: 0..<text.scalars.count)
-            let phonemeStart = current.phonemes.count
             let clausePhonemes = Array(clause.phonemes.unicodeScalars)
+            if !current.phonemes.isEmpty, current.phonemes.count + clausePhonemes.count + 1 > maximumPhonemes {
+                while current.phonemes.last == " " { current.phonemes.removeLast() }
+                sentences.append(current)
+                current = PiperSentence(phonemes: [], words: [], marks: [])
+            }
+            let phonemeStart = current.phonemes.count
             current.phonemes += clausePhonemes
             // The spoken words: stretches between spaces in the phonemes, and in the text those
             // holding a letter or digit.
@@ -78,7 +93,9 @@ public struct PiperSentence: Equatable, Sendable {
                     current.words.append(Word(text: word, phoneme: phonemeWords[matched]))
                 }
             }
-            let terminator = text.scalars[consumed].last { !$0.properties.isWhitespace }
+            let terminator = text.scalars[consumed].last { !$0.properties.isWhitespace }.map {
+                KanaPhonemes.clauseEnd($0) ?? $0
+            }
             if let terminator, sentenceEnds.contains(terminator) {
                 current.phonemes.append(terminator)
                 sentences.append(current)
@@ -98,7 +115,10 @@ public struct PiperSentence: Equatable, Sendable {
             sentences.append(current)
         }
         sentences.removeAll { $0.phonemes.allSatisfy { $0 == " " } && $0.words.isEmpty }
-        if firstClauseAlone, let first = sentences.first,
+        if maximumPhonemes < .max {
+            sentences = sentences.flatMap { $0.pieces(ofAtMost: maximumPhonemes) }
+        }
+        if firstClauseAlone, cutsWords, let first = sentences.first,
             first.canCut(beforeWord: firstPieceWords, fromWords: cutFirstClauseWords)
         {
             var pieces = first.cut(beforeWord: firstPieceWords)
@@ -125,6 +145,23 @@ public struct PiperSentence: Equatable, Sendable {
             }
         }
         return sentences
+    }
+
+    /// The sentence cut between words into pieces of at most `maximum` phonemes (a word longer
+    /// than that alone is cut short).
+    func pieces(ofAtMost maximum: Int) -> [PiperSentence] {
+        guard phonemes.count > maximum, maximum > 0 else { return [self] }
+        // The last word that starts within the limit, after the first.
+        if let index = words.indices.last(where: { $0 > 0 && words[$0].phoneme <= maximum }),
+            words[index].phoneme > words[index - 1].phoneme
+        {
+            let parts = cut(beforeWord: index)
+            return parts[0].pieces(ofAtMost: maximum) + parts[1].pieces(ofAtMost: maximum)
+        }
+        var short = self
+        short.phonemes = Array(phonemes.prefix(maximum))
+        short.words = words.filter { $0.phoneme < maximum }
+        return [short]
     }
 
     /// Whether the sentence has at least `minimum` words and word `index` starts after the one

@@ -30,7 +30,7 @@ public final class NeuralModelStore: Sendable {
 
     struct Loaded {
         var voice: NeuralVoice
-        var model: PiperModel
+        var model: any NeuralModel
         var control: OnnxRunControl
         var lastUsed: UInt64
         var inUse: Bool
@@ -105,14 +105,14 @@ public final class NeuralModelStore: Sendable {
 
     /// `voice`'s model for the synth thread, marked in use until ``putDown(_:)``: loaded (or
     /// asked for) if need be and waited for until `readyWait` passes or `isCancelled()`.
-    func take(_ voice: NeuralVoice, isCancelled: () -> Bool) -> Result<(PiperModel, OnnxRunControl), NeuralVoiceError> {
+    func take(_ voice: NeuralVoice, isCancelled: () -> Bool) -> Result<(any NeuralModel, OnnxRunControl), NeuralVoiceError> {
         let asked = MonotonicClock.now
         let deadline = settings.readyWait > UInt64.max - asked ? UInt64.max : asked + settings.readyWait
         var requested = false
         while true {
             loadEnded.reset()
             enum Found {
-                case ready(PiperModel, OnnxRunControl)
+                case ready(any NeuralModel, OnnxRunControl)
                 case failed(NeuralVoiceError)
                 case waiting
                 case absent
@@ -193,7 +193,11 @@ public final class NeuralModelStore: Sendable {
     }
 
     private static func name(_ voice: NeuralVoice) -> String {
-        voice.speaker.map { "\(voice.model) (speaker \($0))" } ?? voice.model
+        if case .kokoro(let styles) = voice.family {
+            let name = styles.split(separator: "/").last.map { String($0.prefix { $0 != "." }) } ?? ""
+            return "\(voice.model) (voice \(name))"
+        }
+        return voice.speaker.map { "\(voice.model) (speaker \($0))" } ?? voice.model
     }
 
     // MARK: The loader thread
@@ -264,7 +268,7 @@ public final class NeuralModelStore: Sendable {
         let started = MonotonicClock.now
         logger.info("loading neural voice model \(Self.name(voice))")
         let stamp = Self.stamp(of: voice)
-        let result: Result<(PiperModel, OnnxRunControl), NeuralVoiceError>
+        let result: Result<(any NeuralModel, OnnxRunControl), NeuralVoiceError>
         do throws(NeuralVoiceError) {
             let runtime: OnnxRuntime
             if let known = runtimes[voice.runtimeLibrary] {
@@ -276,7 +280,19 @@ public final class NeuralModelStore: Sendable {
                 }
                 runtimes[voice.runtimeLibrary] = runtime
             }
-            let model = try PiperModel(voice: voice, runtime: runtime)
+            let model: any NeuralModel =
+                switch voice.family {
+                case .piper: try PiperModel(voice: voice, runtime: runtime)
+                case .kokoro:
+                    // A pack's voices share its model: one loaded for another voice is not loaded again.
+                    if let sibling = state.withLock({ state in
+                        state.loaded.lazy.compactMap { $0.model as? KokoroModel }.first { $0.voice.model == voice.model }
+                    }) {
+                        try KokoroModel(voice: voice, sharingModelOf: sibling)
+                    } else {
+                        try KokoroModel(voice: voice, runtime: runtime)
+                    }
+                }
             let control: OnnxRunControl
             do {
                 control = try OnnxRunControl(runtime: runtime)

@@ -7,7 +7,7 @@ package import Voices
 
 /// A Piper voice ready to synthesise: its JSON read, its model loaded with the durations output
 /// added, its inputs checked.
-final class PiperModel {
+final class PiperModel: NeuralModel {
     let voice: NeuralVoice
     let config: PiperVoiceConfig
     let session: OnnxSession
@@ -21,6 +21,34 @@ final class PiperModel {
 
     static let inputs = ["input", "input_lengths", "scales"]
 
+    var sampleRate: Int { config.sampleRate }
+
+    /// The speeds the voice reaches by its length scale alone; libsonic takes over beyond.
+    /// Piper's durations are whole frames, so a small length scale shortens short phonemes less:
+    /// the joe voice at length scale 0.5 spoke 1.55 times its pace, not 2 (at MaximumRate 900,
+    /// 929 words a minute with the scale up to 2, 1,045 up to 1.5, espeak-ng 1,077).
+    var modelSpeeds: ClosedRange<Double> { 0.5...1.5 }
+
+    /// Piper's models read sentences of any length.
+    var maximumPhonemes: Int { .max }
+
+    var readsKana: Bool { false }
+    var cutsFirstClause: Bool { true }
+
+    func clauses(of text: NeuralText, espeak: EspeakEngine) throws -> (clauses: [PhonemizedClause], realigns: Bool) {
+        (try espeak.phonemes(of: text.string, voice: config.espeakVoice), true)
+    }
+
+    func ids(of phonemes: [Unicode.Scalar]) -> PhonemeIDs {
+        PhonemeIDs(phonemes: phonemes, map: config.phonemeIDs)
+    }
+
+    func infer(_ ids: PhonemeIDs, speed: Double, control: OnnxRunControl) throws(OnnxRuntimeError) -> (
+        samples: [Float], durations: [Float]?
+    ) {
+        try infer(ids.ids, lengthScale: max(0.2, min(5, config.lengthScale / Float(speed))), control: control)
+    }
+
     init(voice: NeuralVoice, runtime: OnnxRuntime) throws(NeuralVoiceError) {
         self.voice = voice
         let configText: String
@@ -32,28 +60,11 @@ final class PiperModel {
         case .success(let config): self.config = config
         case .failure(let error): throw NeuralVoiceError("\(voice.config): \(error)")
         }
-        var bytes: [UInt8]
-        switch readFile(voice.model, limit: 2 << 30, spare: ModelEdit.growth) {
-        case .success(let read): bytes = read
-        case .failure(let error): throw NeuralVoiceError("\(voice.model) cannot be read (\(error))")
-        }
-        let edit: ModelEdit.Found
-        switch ModelEdit.exposeDurations(in: &bytes) {
-        case .success(let result): edit = result
-        case .failure(let problem): throw NeuralVoiceError("\(voice.model): \(problem)")
-        }
-        let missing = Self.inputs.filter { !edit.inputs.contains($0) }
-        guard missing.isEmpty, edit.outputs.contains("output") else {
-            throw NeuralVoiceError(
-                "\(voice.model) is not a Piper model: its inputs are \(edit.inputs.joined(separator: ", ")) and outputs \(edit.outputs.joined(separator: ", ")) (Piper's: input, input_lengths, scales[, sid] → output)"
-            )
-        }
-        do {
-            session = try runtime.session(model: bytes, threads: voice.threads)
-        } catch {
-            throw NeuralVoiceError("\(voice.model): \(error)")
-        }
-        durationsOutput = edit.durationsOutput
+        let graph = try LoadedGraph(
+            voice, durations: .piper, inputs: Self.inputs, output: "output", family: "Piper",
+            shape: "input, input_lengths, scales[, sid] → output", runtime: runtime)
+        session = graph.session
+        durationsOutput = graph.durationsOutput
         hasSpeakerInput = session.inputNames.contains("sid")
     }
 
@@ -94,7 +105,7 @@ struct NeuralModels {
     }
 
     /// `voice`'s model, waited for at most the store's `readyWait`.
-    mutating func model(for voice: NeuralVoice) -> Result<(PiperModel, OnnxRunControl), NeuralVoiceError> {
+    mutating func model(for voice: NeuralVoice) -> Result<(any NeuralModel, OnnxRunControl), NeuralVoiceError> {
         putDown()
         let result = store.take(voice, isCancelled: isCancelled)
         if case .success = result { held = voice }
@@ -154,24 +165,33 @@ package enum NeuralVoiceTrial {
             case .failure(let error): throw NeuralVoiceError("\(error)")
             }
             let started = MonotonicClock.now
-            let model = try PiperModel(voice: voice, runtime: runtime)
+            let model: any NeuralModel =
+                switch voice.family {
+                case .piper: try PiperModel(voice: voice, runtime: runtime)
+                case .kokoro: try KokoroModel(voice: voice, runtime: runtime)
+                }
             let loadSeconds = Double(MonotonicClock.now - started) / 1e9
-            let clauses: [PhonemizedClause]
-            do {
-                clauses = try engine.phonemes(of: text, voice: model.config.espeakVoice)
-            } catch {
-                throw NeuralVoiceError("espeak-ng voice \(model.config.espeakVoice) (espeak.voice): \(error)")
-            }
             let plain = NeuralText(segment: SpeechSegment(markup: text))
-            guard let sentence = PiperSentence.sentences(text: plain, clauses: clauses).first else {
-                throw NeuralVoiceError("espeak-ng gave no phonemes for \(text.debugDescription)")
+            let clauses: [PhonemizedClause]
+            let realigns: Bool
+            do {
+                (clauses, realigns) = try model.clauses(of: plain, espeak: engine)
+            } catch {
+                throw NeuralVoiceError("\(voice.model): \(error)")
             }
-            let ids = PhonemeIDs(phonemes: sentence.phonemes, map: model.config.phonemeIDs)
+            guard
+                let sentence = PiperSentence.sentences(
+                    text: plain, clauses: clauses, realigns: realigns, maximumPhonemes: model.maximumPhonemes
+                ).first
+            else {
+                throw NeuralVoiceError("no phonemes for \(text.debugDescription)")
+            }
+            let ids = model.ids(of: sentence.phonemes)
             let control: OnnxRunControl
             let result: (samples: [Float], durations: [Float]?)
             do {
                 control = try OnnxRunControl(runtime: runtime)
-                result = try model.infer(ids.ids, lengthScale: model.config.lengthScale, control: control)
+                result = try model.infer(ids, speed: 1, control: control)
             } catch {
                 throw NeuralVoiceError("\(voice.model): \(error)")
             }
@@ -180,7 +200,7 @@ package enum NeuralVoiceTrial {
             }
             return .success(
                 Outcome(
-                    loadSeconds: loadSeconds, samples: result.samples.count, sampleRate: model.config.sampleRate,
+                    loadSeconds: loadSeconds, samples: result.samples.count, sampleRate: model.sampleRate,
                     hasDurations: result.durations?.count == ids.ids.count, missingPhonemes: ids.missing))
         } catch {
             return .failure(error)

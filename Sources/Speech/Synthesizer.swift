@@ -12,7 +12,7 @@ public import System
 /// positions.
 ///
 /// Every engine is driven by one segment loop (Synthesizer+Segments.swift) through
-/// ``SynthesisEngine``: ``EspeakSegments`` and ``PiperSegments``. Events are reported before their
+/// ``SynthesisEngine``: ``EspeakSegments`` and ``NeuralSegments``. Events are reported before their
 /// samples are written, so playback never passes a mark nobody has seen; a job's words go through
 /// its ``Playback/WordAligner``, so each word event is a whole word of the text.
 public final class Synthesizer: Sendable {
@@ -153,9 +153,12 @@ public final class Synthesizer: Sendable {
                 models.isCancelled = { self.isCancelled(job.id) }
                 switch models.model(for: voice) {
                 case .success((let model, let control)):
-                    let piper = PiperSegments(model: model, control: control, espeak: espeak.engine, run: neuralRun, logger: logger)
+                    let neural = NeuralSegments(
+                        model: model, control: control, espeak: espeak.engine, run: neuralRun, logger: logger)
                     let began = MonotonicClock.now
-                    speak(job, segments: job.segmenter.segments(of: job.ssml), from: start, engine: piper, espeak: espeak, clips: &clips)
+                    // A Kokoro voice reads Japanese through the kana of Utter's reader, as espeak-ng does.
+                    let segments = job.segmenter.segments(of: job.ssml, reader: model.readsKana ? readers : nil)
+                    speak(job, segments: segments, from: start, engine: neural, espeak: espeak, clips: &clips)
                     // (A device reopened mid-message may have moved the write position back.)
                     let written = sink.writePosition
                     if !isCancelled(job.id), written > start {

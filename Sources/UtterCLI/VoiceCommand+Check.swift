@@ -7,7 +7,7 @@ import Voices
 extension UtterCommand.VoiceCommand {
     struct Check: ParsableCommand {
         static let configuration = CommandConfiguration(
-            abstract: "Check a voice's folder: a clip voice's voice.conf and clips, or a Piper voice's model.",
+            abstract: "Check a voice's folder: a clip voice's voice.conf and clips, or a neural voice's model (Piper, Kokoro).",
             discussion: """
                 Prints every problem, one a line, at its voice.conf line: settings Utter cannot read, \
                 language tags that are not BCP 47, a fallback that is no espeak-ng voice, clips that are \
@@ -20,7 +20,7 @@ extension UtterCommand.VoiceCommand {
         var folder: String
 
         func run() throws {
-            if NeuralVoiceLibrary.model(in: folder) != nil {
+            if NeuralVoiceLibrary.model(in: folder) != nil || NeuralVoiceLibrary.kokoroPack(in: folder) != nil {
                 let check = NeuralVoiceCheck(folder: folder, configuration: UtterConfiguration())
                 for line in check.problems { print(line) }
                 for line in check.warnings { print("warning: \(line)") }

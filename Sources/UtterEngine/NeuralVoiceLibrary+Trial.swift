@@ -1,7 +1,7 @@
 package import Configuration
 package import Piper
 package import Speech
-import Voices
+package import Voices
 
 extension NeuralVoiceLibrary {
     /// What trying a voice out showed (``trial(model:configPath:config:runtime:configuration:text:)``).
@@ -27,7 +27,12 @@ extension NeuralVoiceLibrary {
             model: model, config: configPath, speaker: config.speakerCount > 1 ? config.speakers.first?.id ?? 0 : nil,
             fallbackEngineName: config.espeakVoice, runtimeLibrary: runtime,
             threads: threads(configuration: configuration))
-        return NeuralVoiceTrial.run(voice, text: text).map { outcome in
+        return trial(voice, text: text)
+    }
+
+    /// `voice` loaded and `text` (its first sentence) synthesised, whatever its model family.
+    package static func trial(_ voice: NeuralVoice, text: String) -> Result<Trial, NeuralVoiceError> {
+        NeuralVoiceTrial.run(voice, text: text).map { outcome in
             Trial(
                 loadSeconds: outcome.loadSeconds, speechSeconds: Double(outcome.samples) / Double(outcome.sampleRate),
                 hasDurations: outcome.hasDurations, missingPhonemes: outcome.missingPhonemes)

@@ -18,16 +18,35 @@ package enum NeuralVoiceLibrary {
         return nil
     }
 
+    /// A Kokoro voice pack's model, vocabulary and voices (each a style file in `voices/`, by
+    /// name), if `folder` holds one: `MODEL.onnx`, `vocab.json` and `voices/NAME.npy`.
+    package static func kokoroPack(in folder: String) -> (model: String, vocabulary: String, voices: [(name: String, styles: String)])? {
+        guard let names = try? FileSystem.entries(of: folder), names.contains("vocab.json") else { return nil }
+        guard let model = names.sorted().first(where: { $0.hasSuffix(".onnx") && !names.contains("\($0).json") }) else {
+            return nil
+        }
+        let styles = ((try? FileSystem.entries(of: "\(folder)/voices")) ?? []).filter {
+            $0.hasSuffix(".npy") && !$0.hasPrefix(".")
+        }
+        let voices = styles.sorted().map { (String($0.dropLast(4)), "\(folder)/voices/\($0)") }
+        return ("\(folder)/\(model)", "\(folder)/vocab.json", voices)
+    }
+
+    /// Whether `folder` holds a neural voice: a Piper voice or a Kokoro pack.
+    static func holdsVoice(_ folder: String) -> Bool {
+        model(in: folder) != nil || kokoroPack(in: folder) != nil
+    }
+
     /// The folders in `folders` (or inside them) that hold a Piper voice, by voice name.
     package static func voiceFolders(in folders: [String]) -> [(name: String, folder: String)] {
         var found: [(String, String)] = []
         for folder in folders {
-            if model(in: folder) != nil {
+            if holdsVoice(folder) {
                 found.append((String(folder.split(separator: "/").last ?? "voice"), folder))
                 continue
             }
             let names = ((try? FileSystem.subdirectories(of: folder)) ?? []).filter { !$0.hasPrefix(".") }.sorted()
-            for name in names where model(in: "\(folder)/\(name)") != nil {
+            for name in names where holdsVoice("\(folder)/\(name)") {
                 found.append((name, "\(folder)/\(name)"))
             }
         }
@@ -68,7 +87,25 @@ package enum NeuralVoiceLibrary {
         var names = Set(taken.flatMap { [$0.name.lowercased(), $0.identifier.lowercased()] })
         var voices: [Voice] = []
         let threads = threads(configuration: configuration)
+        func add(_ voice: Voice, from folder: String) {
+            guard !names.contains(voice.name.lowercased()), !names.contains(voice.identifier.lowercased()) else {
+                logger.warning(
+                    "neural voice at \(folder) left out: its name \(voice.name.debugDescription) is taken by another voice")
+                return
+            }
+            names.formUnion([voice.name.lowercased(), voice.identifier.lowercased()])
+            voices.append(voice)
+        }
         for (name, folder) in folders {
+            if model(in: folder) == nil, let pack = kokoroPack(in: folder) {
+                if pack.voices.isEmpty { logger.warning("Kokoro voice pack at \(folder) left out: it has no voices/NAME.npy") }
+                for voice in kokoroVoices(
+                    pack: name, pack, espeak: espeak, runtime: runtime.libraryPath, threads: threads, logger: logger)
+                {
+                    add(voice, from: folder)
+                }
+                continue
+            }
             guard let (model, configPath) = model(in: folder) else { continue }
             let config: PiperVoiceConfig
             switch readTextFile(configPath) {
@@ -87,20 +124,40 @@ package enum NeuralVoiceLibrary {
                 name: name, model: model, configPath: configPath, config: config, espeak: espeak,
                 runtime: runtime.libraryPath, threads: threads)
             {
-                guard !names.contains(voice.name.lowercased()), !names.contains(voice.identifier.lowercased()) else {
-                    logger.warning(
-                        "neural voice at \(folder) left out: its name \(voice.name.debugDescription) is taken by another voice"
-                    )
-                    continue
-                }
-                names.formUnion([voice.name.lowercased(), voice.identifier.lowercased()])
-                voices.append(voice)
+                add(voice, from: folder)
             }
         }
         if !voices.isEmpty {
             logger.info("\(voices.count) neural voice(s) on ONNX Runtime \(runtime.version) (\(runtime.libraryPath))")
         }
         return voices
+    }
+
+    /// The voices of a Kokoro pack: one per style file whose name says its language (`jf_alpha`).
+    package static func kokoroVoices(
+        pack: String, _ found: (model: String, vocabulary: String, voices: [(name: String, styles: String)]),
+        espeak: VoiceCatalogue, runtime: String, threads: Int, logger: Logger
+    ) -> [Voice] {
+        found.voices.compactMap { voice in
+            guard let name = KokoroVoiceName(voice.name), let tag = LanguageTag(name.language) else {
+                logger.warning(
+                    "Kokoro voice \(voice.styles) left out: its name does not start with a known language letter (j, a, b, e, f, h, i, p, z)")
+                return nil
+            }
+            let fallback: String
+            if let chosen = espeak.voice(forLanguage: tag.description), case .espeak(let engineName) = chosen.kind {
+                fallback = engineName
+            } else {
+                fallback = name.espeakVoice
+            }
+            return Voice(
+                name: voice.name, identifier: "kokoro:\(pack)/\(voice.name)",
+                primaryLanguages: [Voice.Language(tag: tag, priority: 100)],
+                kind: .neural(
+                    NeuralVoice(
+                        model: found.model, config: found.vocabulary, family: .kokoro(styles: voice.styles), speaker: nil,
+                        fallbackEngineName: fallback, runtimeLibrary: runtime, threads: threads)))
+        }
     }
 
     /// The voices of one model: one, or one per speaker of a multi-speaker model.

@@ -40,9 +40,12 @@ package final class SpeechPipeline {
     /// `configuration`'s audio, Japanese dictionary and neural model settings. With `opening`,
     /// the output is opened now, so that one that does not open is reported here
     /// (``SoundOutput/Failure``) rather than by silence.
+    ///
+    /// `waitsForModels`: a message on a neural voice waits for its model however long it loads,
+    /// where a screen reader's (the module's) is spoken by the fallback voice after a second.
     package init(
         engine: consuming VoiceEngine, output: SoundOutput, configuration: UtterConfiguration, logger: Logger,
-        opening: Bool = false
+        opening: Bool = false, waitsForModels: Bool = false
     ) throws {
         let wake = try EventFD()
         let sink = try SoundSession.sink(
@@ -58,6 +61,7 @@ package final class SpeechPipeline {
             loadedLimit: configuration.neuralVoicesLoaded, idleSeconds: configuration.neuralIdleSeconds)
         // A file has no listener waiting: its speech waits for the model however long it loads.
         if case .file = output { neural.readyWait = .max }
+        if waitsForModels { neural.readyWait = .max }
         let alsa = sink as? ALSASink
         self.wake = wake
         self.sink = sink

@@ -62,8 +62,11 @@ public final class Speaker: Sendable {
 
         let pipeline: SpeechPipeline
         do {
+            // The program chose its voice: a message waits for that voice's model (a STOP ends the
+            // wait), rather than being spoken by the fallback voice as a screen reader's is.
             pipeline = try SpeechPipeline(
-                engine: engine, output: output.sound, configuration: configuration, logger: logger, opening: true)
+                engine: engine, output: output.sound, configuration: configuration, logger: logger, opening: true,
+                waitsForModels: true)
         } catch SoundOutput.Failure.unavailable(let reason) {
             throw .deviceUnavailable(device: output.name, reason: reason)
         } catch SoundOutput.Failure.fileNotWritable(let reason) {

@@ -72,12 +72,21 @@ public struct ClipVoice: Equatable, Sendable {
     }
 }
 
-/// A Piper voice: a VITS model (`MODEL.onnx`) and its `MODEL.onnx.json`.
+/// A neural voice: a Piper model (VITS, `MODEL.onnx` and its `MODEL.onnx.json`) or a Kokoro
+/// voice (a StyleTTS 2 model shared by a pack's voices, its vocabulary and the voice's style vectors).
 public struct NeuralVoice: Equatable, Sendable {
+    /// The model family, which says how the model is read and run.
+    public enum Family: Equatable, Sendable {
+        case piper
+        /// Kokoro: `styles` is the voice's style vectors (a `.npy` of 510 × 1 × 256 float32).
+        case kokoro(styles: String)
+    }
+
     /// The model file.
     public var model: String
-    /// Its JSON file.
+    /// Its JSON file: Piper's `MODEL.onnx.json`, Kokoro's `vocab.json`.
     public var config: String
+    public var family: Family
     /// The speaker of a multi-speaker model; nil for a model of one voice.
     public var speaker: Int?
     /// The espeak-ng voice that speaks when the model cannot (as `espeak_SetVoiceByName` takes it).
@@ -88,11 +97,12 @@ public struct NeuralVoice: Equatable, Sendable {
     public var threads: Int
 
     public init(
-        model: String, config: String, speaker: Int?, fallbackEngineName: String, runtimeLibrary: String,
-        threads: Int
+        model: String, config: String, family: Family = .piper, speaker: Int?, fallbackEngineName: String,
+        runtimeLibrary: String, threads: Int
     ) {
         self.model = model
         self.config = config
+        self.family = family
         self.speaker = speaker
         self.fallbackEngineName = fallbackEngineName
         self.runtimeLibrary = runtimeLibrary

@@ -36,7 +36,9 @@ final class NeuralRig {
             let engine = try EspeakEngine()
             let sink = RenderedSink(store: store, sampleRate: engine.sampleRate, wake: wake)
             let logs = self.logs
-            let logger = Logger(label: "test") { _ in CapturingLogHandler(sink: logs) }
+            var logger = Logger(label: "test") { _ in CapturingLogHandler(sink: logs) }
+            // The sentences a neural voice infers are logged at debug level: the Kokoro tests read them.
+            logger.logLevel = .debug
             synthesizer = try Synthesizer(
                 engine: engine, sink: sink, controlWake: wake, logger: logger, neural: neural)
             try synthesizer.start()

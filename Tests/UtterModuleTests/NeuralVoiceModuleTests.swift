@@ -1,4 +1,5 @@
 import Glibc
+import Piper
 import TestSupport
 import Testing
 
@@ -244,5 +245,46 @@ private func occurrences(of text: String, in log: String) -> Int {
         let log = rig.log
         #expect(log.contains("1 neural voice(s) not listed (joe)"), "\(log)")
         #expect(log.contains("python3 -m pip install --user --break-system-packages --no-deps onnxruntime"))
+    }
+}
+
+/// A Kokoro voice pack through the module: listed by LIST VOICES, chosen by name, and by
+/// language alone as that language's best voice; its marks reported in order.
+@Suite(.serialized) struct KokoroVoiceModuleTests {
+    @Test func `a Kokoro pack's voices are listed, the Japanese one speaks ja messages with every mark in order`() throws {
+        let rig = CaptureRig()
+        let configuration = try joeRig(rig)
+        let tiny = try TinyKokoro(vocabulary: KokoroVocabulary.kokoroV1)
+        let pack = rig.folder + "/.local/share/utter/voices/tiny-ja-voice"
+        #expect(rename(tiny.pack, pack) == 0 || ChildProcess.run(["/bin/cp", "-r", tiny.pack, pack]).status == 0)
+        let module = try startModule(rig, configurationPath: configuration, environment: try onnxRuntimeEnvironment())
+        module.send("LIST VOICES ja\n")
+        let list = try #require(module.expect("200 OK VOICE LIST SENT\n"))
+        #expect(list.contains("200-jf_alpha (neural)\tja-JP\tnone\n") && list.contains("200-jm_kumo (neural)\tja-JP\tnone\n"), "\(list)")
+        #expect(!list.contains("af_heart"), "an English voice is not listed for ja: \(list)")
+        // No voice named: ja's best installed voice, the pack's first Japanese one, speaks.
+        module.send(settingsBlock(language: "ja", voice: nil))
+        _ = module.expect("203 OK SETTINGS RECEIVED\n")
+        #expect(
+            eventually(within: 60, every: 0.02) { readText(rig.logPath).contains("kokoro.onnx (voice jf_alpha) loaded in ") },
+            "\(rig.log)")
+        let ssml = "<speak>それでは<mark name=\"__spd_0\"/>発表します。<mark name=\"__spd_1\"/>ありがとうございました。</speak>"
+        speak(module, ssml, settings: settingsBlock(language: "ja", voice: nil))
+        let events = try #require(module.expect("702 END\n", within: 60))
+        #expect(events == "701 BEGIN\n700-__spd_0\n700 INDEX MARK\n700-__spd_1\n700 INDEX MARK\n702 END\n", "\(events)")
+        // Another voice of the pack shares its model: only its styles are read.
+        module.send(settingsBlock(language: "ja", voice: nil, synthesisVoice: "jm_kumo"))
+        _ = module.expect("203 OK SETTINGS RECEIVED\n")
+        #expect(
+            eventually(within: 60, every: 0.02) { readText(rig.logPath).contains("kokoro.onnx (voice jm_kumo) loaded in ") },
+            "\(rig.log)")
+        speak(module, "<speak>ハイ。</speak>", settings: settingsBlock(language: "ja", voice: nil, synthesisVoice: "jm_kumo"))
+        #expect(module.expect("702 END\n", within: 60) == "701 BEGIN\n702 END\n")
+        module.send("QUIT\n")
+        _ = module.expect("210 OK QUIT\n")
+        #expect(!rig.log.contains("neural voice unavailable"), "\(rig.log)")
+        #expect(rig.log.contains("tiny-ja-voice/kokoro.onnx (voice jf_alpha) loaded in "), "\(rig.log)")
+        // The model's full-scale sine was heard, not espeak-ng's voice.
+        #expect((rig.samples().map { abs(Int($0)) }.max() ?? 0) >= 32000)
     }
 }

@@ -8,28 +8,24 @@ import Samples
 import Voices
 import SoundFiles
 
-/// A Piper voice as a segment engine: the segment's text phonemised by libespeak-ng, grouped into
-/// sentences as Piper does, each sentence inferred and written before the next is inferred (so
-/// the first plays while the rest are made), marks and words placed from the model's durations.
+/// A neural voice as a segment engine, whatever its model family: the segment's text made
+/// phonemes by the model's front end (libespeak-ng for Piper, the kana table for Kokoro's
+/// Japanese), grouped into sentences, each sentence inferred and written before the next is
+/// inferred (so the first plays while the rest are made), marks and words placed from the
+/// model's durations.
 ///
-/// It runs on the synth thread as espeak-ng does; its ``PiperModel`` is loaded off that thread, by
-/// the ``NeuralModelStore``. The model's samples are resampled by libsoxr when its rate is not the
-/// output's and made full-scale 16-bit PCM (`SampleEdit`); each sentence's marks and words are
-/// reported before its samples are written.
-struct PiperSegments: SynthesisEngine {
-    let model: PiperModel
+/// It runs on the synth thread as espeak-ng does; its ``NeuralModel`` is loaded off that thread,
+/// by the ``NeuralModelStore``. The model's samples are resampled by libsoxr when its rate is not
+/// the output's and made full-scale 16-bit PCM (`SampleEdit`); each sentence's marks and words
+/// are reported before its samples are written.
+struct NeuralSegments: SynthesisEngine {
+    let model: any NeuralModel
     let control: OnnxRunControl
     /// libespeak-ng, for the phonemes.
     let espeak: EspeakEngine
     /// Where the inference under way is registered, so that a cancel ends it.
     let run: NeuralRunSlot
     let logger: Logger
-
-    /// The speeds the voice reaches by its length scale alone; libsonic takes over beyond.
-    /// Piper's durations are whole frames, so a small length scale shortens short phonemes less:
-    /// the joe voice at length scale 0.5 spoke 1.55 times its pace, not 2 (at MaximumRate 900,
-    /// 929 words a minute with the scale up to 2, 1,045 up to 1.5, espeak-ng 1,077).
-    static let modelSpeeds = 0.5...1.5
 
     /// The factor a neural voice's pitch is shifted by for espeak-ng's pitch `setting` (0…100,
     /// 50 normal): the heard change espeak-ng voices make, 59 steps an octave (see
@@ -42,7 +38,8 @@ struct PiperSegments: SynthesisEngine {
     /// adds beyond it.
     private struct Plan {
         let text: NeuralText
-        let lengthScale: Float
+        /// The speed the model is asked for (its length scale for Piper).
+        let modelSpeed: Double
         let compression: Double
         let pitch: Double
     }
@@ -61,20 +58,23 @@ struct PiperSegments: SynthesisEngine {
         // The message's speed times the segment's <prosody rate>: the model's own length scale
         // over the range it speaks well, libsonic for the rest.
         let speed = job.speed * text.rate
-        let modelSpeed = min(max(speed, Self.modelSpeeds.lowerBound), Self.modelSpeeds.upperBound)
+        let speeds = model.modelSpeeds
+        let modelSpeed = min(max(speed, speeds.lowerBound), speeds.upperBound)
         let plan = Plan(
-            text: text, lengthScale: max(0.2, min(5, model.config.lengthScale / Float(modelSpeed))),
-            compression: speed / modelSpeed, pitch: Self.pitch(job.parameters.pitch))
+            text: text, modelSpeed: modelSpeed, compression: speed / modelSpeed, pitch: Self.pitch(job.parameters.pitch))
         let clauses: [PhonemizedClause]
+        var realigns = true
         do {
-            clauses = try espeak.phonemes(of: text.string, voice: model.config.espeakVoice)
+            (clauses, realigns) = try model.clauses(of: text, espeak: espeak)
         } catch {
             logger.warning("\(error); the text is not spoken")
             clauses = []
         }
         // The message's first clause alone: its first sound comes sooner.
         let firstClauseAlone = output.position == output.messageStart
-        var sentences = PiperSentence.sentences(text: text, clauses: clauses, firstClauseAlone: firstClauseAlone)
+        var sentences = PiperSentence.sentences(
+            text: text, clauses: clauses, firstClauseAlone: firstClauseAlone, realigns: realigns,
+            maximumPhonemes: model.maximumPhonemes, cutsWords: model.cutsFirstClause)
         // A sentence that goes on in the next segment (at another <prosody rate>, in another
         // voice) is joined to it as a cut clause's pieces are.
         if !segment.pausesAtEnd, !sentences.isEmpty { sentences[sentences.count - 1].endsMidClause = true }
@@ -114,7 +114,7 @@ struct PiperSegments: SynthesisEngine {
     /// Infers `sentence`; nil when it is left out (too short, an inference error: logged) or the
     /// job was cancelled meanwhile.
     private func infer(_ sentence: PiperSentence, plan: Plan, output: SegmentOutput) -> Inferred? {
-        let ids = PhonemeIDs(phonemes: sentence.phonemes, map: model.config.phonemeIDs)
+        let ids = model.ids(of: sentence.phonemes)
         for phoneme in ids.missing where model.loggedMissing.insert(phoneme).inserted {
             logger.warning(
                 "neural voice \(model.voice.model): phoneme \(String(phoneme).debugDescription) (U+\(String(phoneme.value, radix: 16, uppercase: true))) is not in its phoneme map, skipped"
@@ -130,7 +130,7 @@ struct PiperSegments: SynthesisEngine {
         }
         let result: (samples: [Float], durations: [Float]?)
         do {
-            result = try model.infer(ids.ids, lengthScale: plan.lengthScale, control: control)
+            result = try model.infer(ids, speed: plan.modelSpeed, control: control)
         } catch {
             run.end()
             control.reset()
@@ -140,7 +140,7 @@ struct PiperSegments: SynthesisEngine {
         run.end()
         if control.terminated { control.reset() }
         guard !output.isCancelled else { return nil }
-        let converted = Resampling.convert(result.samples, from: model.config.sampleRate, to: output.sampleRate)
+        let converted = Resampling.convert(result.samples, from: model.sampleRate, to: output.sampleRate)
         let samples = SampleEdit.fullScalePCM(converted ?? result.samples)
         return Inferred(
             ids: ids, samples: samples,
@@ -244,7 +244,7 @@ struct PiperSegments: SynthesisEngine {
     /// too short to stand for the voice is measured for itself only. nil when not needed or
     /// not measurable (unvoiced): the hertz are then left out.
     static func voiceHertz(
-        of model: PiperModel, from samples: [Int16], sampleRate: Int, if needed: Bool, logger: Logger
+        of model: any NeuralModel, from samples: [Int16], sampleRate: Int, if needed: Bool, logger: Logger
     ) -> Double? {
         guard needed else { return nil }
         if let known = model.medianHertz { return known }

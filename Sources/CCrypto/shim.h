@@ -1,0 +1,2 @@
+// OpenSSL's libcrypto: SHA-256 through the EVP digest interface.
+#include <openssl/evp.h>
