@@ -3,7 +3,7 @@
 // Positions in the API table, as ONNX Runtime's documentation orders the functions of version 1.
 enum {
     CreateStatus = 0, GetErrorCode = 1, GetErrorMessage = 2, CreateEnv = 3,
-    CreateSessionFromArray = 8, Run = 9, CreateSessionOptions = 10,
+    CreateSession = 7, CreateSessionFromArray = 8, Run = 9, CreateSessionOptions = 10,
     SetIntraOpNumThreads = 24, SetInterOpNumThreads = 25,
     SessionGetInputCount = 30, SessionGetOutputCount = 31, SessionGetInputName = 36, SessionGetOutputName = 37,
     CreateRunOptions = 39, RunOptionsSetTerminate = 46, RunOptionsUnsetTerminate = 47,
@@ -69,6 +69,15 @@ UtterOrtStatus *COnnxRuntime_createSessionFromArray(
         api, CreateSessionFromArray,
         UtterOrtStatus *(*)(const UtterOrtEnv *, const void *, size_t, const UtterOrtSessionOptions *, UtterOrtSession **),
         env, data, length, options, out);
+}
+
+UtterOrtStatus *COnnxRuntime_createSession(
+    const void *api, const UtterOrtEnv *env, const char *path, const UtterOrtSessionOptions *options,
+    UtterOrtSession **out) {
+    return CALL(
+        api, CreateSession,
+        UtterOrtStatus *(*)(const UtterOrtEnv *, const char *, const UtterOrtSessionOptions *, UtterOrtSession **),
+        env, path, options, out);
 }
 
 void COnnxRuntime_releaseSession(const void *api, UtterOrtSession *session) {

@@ -117,15 +117,31 @@ public final class OnnxRuntime: @unchecked Sendable {
 
     /// A session for the model in `bytes`, running on `threads` threads.
     public func session(model bytes: [UInt8], threads: Int) throws(OnnxRuntimeError) -> OnnxSession {
+        try session(threads: threads) { options, session in
+            bytes.withUnsafeBytes { raw in
+                COnnxRuntime_createSessionFromArray(api, env, raw.baseAddress, raw.count, options, &session)
+            }
+        }
+    }
+
+    /// A session for the model file at `path`, which ONNX Runtime reads itself (no copy of it is
+    /// held here while it loads: a large model's peak memory is its own), on `threads` threads.
+    public func session(path: String, threads: Int) throws(OnnxRuntimeError) -> OnnxSession {
+        try session(threads: threads) { options, session in
+            COnnxRuntime_createSession(api, env, path, options, &session)
+        }
+    }
+
+    private func session(
+        threads: Int, create: (OpaquePointer?, inout OpaquePointer?) -> OpaquePointer?
+    ) throws(OnnxRuntimeError) -> OnnxSession {
         var options: OpaquePointer?
         try check(COnnxRuntime_createSessionOptions(api, &options), "session options")
         defer { COnnxRuntime_releaseSessionOptions(api, options) }
         try check(COnnxRuntime_setIntraOpThreads(api, options, Int32(max(1, threads))), "thread count")
         try check(COnnxRuntime_setInterOpThreads(api, options, 1), "thread count")
         var session: OpaquePointer?
-        let status = bytes.withUnsafeBytes { raw in
-            COnnxRuntime_createSessionFromArray(api, env, raw.baseAddress, raw.count, options, &session)
-        }
+        let status = create(options, &session)
         try check(status, "the model cannot be loaded")
         guard let session else { throw OnnxRuntimeError("the model cannot be loaded") }
         do {

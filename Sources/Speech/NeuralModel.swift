@@ -56,18 +56,27 @@ struct LoadedGraph {
         case .success(let read): bytes = read
         case .failure(let error): throw NeuralVoiceError("\(voice.model) cannot be read (\(error))")
         }
+        let size = bytes.count
         let edit: ModelEdit.Found
         switch ModelEdit.exposeDurations(in: &bytes, node: node) {
         case .success(let result): edit = result
         case .failure(let problem): throw NeuralVoiceError("\(voice.model): \(problem)")
         }
+        // A model that needed no edit (`utter voice add` writes a Kokoro pack's edited) is read by
+        // ONNX Runtime from its file, its bytes here let go first: the load's peak memory is the
+        // runtime's alone, as when Python loads it.
+        let edited = bytes.count != size
+        if !edited { bytes = [] }
         guard inputs.allSatisfy(edit.inputs.contains), edit.outputs.contains(output) else {
             throw NeuralVoiceError(
                 "\(voice.model) is not a \(family) model: its inputs are \(edit.inputs.joined(separator: ", ")) and outputs \(edit.outputs.joined(separator: ", ")) (\(family)'s: \(shape))"
             )
         }
         do {
-            session = try runtime.session(model: bytes, threads: voice.threads)
+            session =
+                edited
+                ? try runtime.session(model: bytes, threads: voice.threads)
+                : try runtime.session(path: voice.model, threads: voice.threads)
         } catch {
             throw NeuralVoiceError("\(voice.model): \(error)")
         }

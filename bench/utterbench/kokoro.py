@@ -99,10 +99,17 @@ def main():
         with open(os.path.join(home, ".asoundrc"), "w") as f:
             f.write('pcm.bench_null { type file slave.pcm "bench_sink" file "/dev/null" format "raw" }\n'
                     'pcm.bench_sink { type null }\n')
+        # The module's HOME is the scratch folder: ONNX Runtime is named, as the user's python finds it.
+        found = subprocess.run(["/usr/bin/python3", "-c", "import onnxruntime, os, glob; print(sorted(glob.glob("
+                                "os.path.join(os.path.dirname(onnxruntime.__file__), 'capi', 'libonnxruntime.so.*')))[-1])"],
+                               capture_output=True, text=True)
+        if found.returncode != 0:
+            sys.exit("no ONNX Runtime for python3: pip install --user --no-deps onnxruntime")
         conf = os.path.join(home, "utter.conf")
         with open(conf, "w") as f:
             f.write('AudioBackend alsa\nAudioDevice "bench_null"\nVoiceFolder "%s"\nNeuralThreads %d\n'
-                    'LogLevel 5\n' % (os.path.dirname(pack), args.threads))
+                    'LogLevel 5\nOnnxRuntimeLibrary "%s"\n' % (os.path.dirname(pack), args.threads,
+                                                         found.stdout.strip()))
         env = dict(os.environ, HOME=home)
         with open("/proc/loadavg") as f:
             load = f.read().split()[:3]
@@ -115,6 +122,13 @@ def main():
         module.expect("299 OK LOADED SUCCESSFULLY\n")
         module.send("AUDIO\naudio_output_method=alsa\naudio_alsa_device=bench_null\n.\n")
         module.expect("203 OK AUDIO INITIALIZED\n")
+        # The module's own memory with Japanese read (MeCab's dictionary, espeak-ng's ja voice), before the model.
+        module.settings("Japanese")
+        module.send("SET\nlanguage=ja\n.\n")
+        module.expect("203 OK SETTINGS RECEIVED\n")
+        module.speak("<speak>%s</speak>" % SENTENCES[0])
+        module.expect("702 END\n")
+        base_rss = module.peak_rss()
         start = time.monotonic()
         module.settings("jf_alpha")
         log = os.path.join(home, "module.log")
@@ -202,7 +216,9 @@ def main():
             median(renders["paragraph"]) / paragraph_python))
         print("marks of the paragraph: %d/2" % marks)
         print("STOP mid-inference -> 703: median %.1f ms, max %.1f ms" % (median(stops) * 1000, max(stops) * 1000))
-        print("peak RSS with the model loaded: %.0f MB (Python: %.0f MB)" % (rss, reference["rss"]))
+        print("peak RSS with the model loaded: %.0f MB (Python: %.0f MB); before the model, with a Japanese "
+              "message spoken by espeak-ng: %.0f MB, so the model's own %.0f MB" % (
+                  rss, reference["rss"], base_rss, rss - base_rss))
         total_audio = sum(sum(by_phonemes[p]["audio"] for p in inferences[s]) for s in SENTENCES + ["paragraph"])
         print("CPU per audio second: %.2f s" % (cpu / (total_audio * args.reps)))
         print("\n3. key echo, CHAR -> 702 END (median of 30): jf_alpha with NeuralEcho auto %.1f ms, "

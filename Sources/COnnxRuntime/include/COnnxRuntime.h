@@ -49,6 +49,10 @@ void COnnxRuntime_releaseSessionOptions(const void *api, UtterOrtSessionOptions 
 UtterOrtStatus *COnnxRuntime_createSessionFromArray(
     const void *api, const UtterOrtEnv *env, const void *data, size_t length, const UtterOrtSessionOptions *options,
     UtterOrtSession **out);
+/// A session for the model file at `path` (ONNX Runtime reads it itself: on Linux a path is bytes).
+UtterOrtStatus *COnnxRuntime_createSession(
+    const void *api, const UtterOrtEnv *env, const char *path, const UtterOrtSessionOptions *options,
+    UtterOrtSession **out);
 void COnnxRuntime_releaseSession(const void *api, UtterOrtSession *session);
 UtterOrtStatus *COnnxRuntime_inputCount(const void *api, const UtterOrtSession *session, size_t *out);
 UtterOrtStatus *COnnxRuntime_outputCount(const void *api, const UtterOrtSession *session, size_t *out);
