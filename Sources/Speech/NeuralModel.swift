@@ -24,6 +24,11 @@ protocol NeuralModel: AnyObject {
     /// Whether its Japanese is read from the kana of Utter's Japanese reader (the segmenter
     /// rewrites kanji as kana words for it, as for espeak-ng).
     var readsKana: Bool { get }
+    /// Whether the model's start symbol is a pause of its own (Kokoro's: about 325 ms), left out
+    /// of every sentence: the end of the sentence before it is the pause between them.
+    var startSymbolIsPause: Bool { get }
+    /// The longest silence a sentence ends with, in seconds at the voice's pace; nil: the model's own.
+    var sentencePause: Double? { get }
     /// Whether a message's long first clause may be cut between words, to be heard sooner
     /// (`PiperSentence.sentences`' `cutsWords`).
     var cutsFirstClause: Bool { get }

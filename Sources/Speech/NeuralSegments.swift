@@ -85,7 +85,8 @@ struct NeuralSegments: SynthesisEngine {
             guard let inferred = infer(sentence, plan: plan, output: output) else { continue }
             // The start symbol's silence is left out where it would only delay the sound: the
             // message's first sentence and the rest of a cut clause.
-            let trimsStart = sentence.startsMidClause || (firstClauseAlone && index == 0)
+            let trimsStart =
+                sentence.startsMidClause || (firstClauseAlone && index == 0) || model.startSymbolIsPause
             let spoken = write(
                 inferred, of: sentence, in: segment, plan: plan, trimsStart: trimsStart, leadingMarks: leading,
                 into: output)
@@ -165,6 +166,13 @@ struct NeuralSegments: SynthesisEngine {
             ? timeline.sample(ofID: ids.ids.count - ids.endSymbolCount) : inferred.samples.count
         var kept = Array(inferred.samples[lead..<max(lead, tail)])
         SampleEdit.fadeCut(&kept, in: lead > 0, out: tail < inferred.samples.count)
+        // A model whose sentences end in long silence has it cut to its pause (at the model's pace).
+        if let pause = model.sentencePause, !sentence.endsMidClause,
+            let last = kept.lastIndex(where: { abs(Int($0)) >= Int(PiperTimeline.audibleLevel) })
+        {
+            let longest = Int(pause / plan.modelSpeed * Double(output.sampleRate))
+            if kept.count - (last + 1) > longest { kept.removeSubrange((last + 1 + longest)...) }
+        }
         // Where a phoneme is heard in what is kept, before the compression.
         let keptSample = { (phoneme: Int) in
             min(kept.count, max(0, timeline.heardSample(ofPhoneme: phoneme, in: ids, samples: inferred.samples) - lead))

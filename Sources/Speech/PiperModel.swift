@@ -34,6 +34,9 @@ final class PiperModel: NeuralModel {
 
     var readsKana: Bool { false }
     var cutsFirstClause: Bool { true }
+    /// Piper's start symbol is the short breath a sentence starts with (joe: about 50 ms).
+    var startSymbolIsPause: Bool { false }
+    var sentencePause: Double? { nil }
 
     func clauses(of text: NeuralText, espeak: EspeakEngine) throws -> (clauses: [PhonemizedClause], realigns: Bool) {
         (try espeak.phonemes(of: text.string, voice: config.espeakVoice), true)

@@ -96,6 +96,40 @@ struct KokoroSynthesisTests {
         #expect(sentences.last?.hasSuffix("ɡa koʨiɾa desɨ.\"") == true, "\(sentences)")
     }
 
+    @Test func `every sentence leaves out the start token's pause, and a long silence at a sentence's end is cut to 350 ms`()
+        async throws
+    {
+        // Two sentences of over 40 frames each.
+        let ssml = "<speak xml:lang=\"ja\">ハイ、ソーデス、ソーデス。ハイ、ソーデス、ソーデス。</speak>"
+        for silentEnd in [false, true] {
+            let tiny = try TinyKokoro(vocabulary: KokoroVocabulary.kokoroV1, silentEnd ? ["--silent-end"] : [])
+            let rig = try await NeuralRig.start()
+            var job = rig.job(ssml, voice: try voice(tiny))
+            japanese(&job)
+            let events = try rig.speak(job)
+            rig.finish()
+            guard case .audioStart(_, let start) = events.first, case .end(_, let end) = events.last else {
+                Issue.record("unexpected events \(events)")
+                return
+            }
+            // Each inference without its start token (the second sentence's too); with its last
+            // 0.5 s silent, each keeps 350 ms of it after its last sound.
+            let inferred = rig.logs.all.compactMap { line -> String? in
+                guard let range = line.firstRange(of: "neural sentence: \"") else { return nil }
+                return String(line[range.upperBound...].dropLast())
+            }
+            #expect(inferred.count == 3, "the first clause alone, then the rest, then the second sentence: \(inferred)")
+            let wanted = inferred.map { phonemes in
+                let length = Self.expected(phonemes, wordStarts: [0]).length
+                return silentEnd ? length - Int(0.5 * 22050) + Int(0.35 * 22050) : length
+            }.reduce(0, +)
+            #expect(
+                // Each inference: libsoxr's rounding, and its filter ringing a few samples past the last sound.
+                abs(Int(end - start) - wanted) <= 4 * inferred.count,
+                "silent end \(silentEnd): \(end - start) samples against \(wanted)")
+        }
+    }
+
     @Test func `the rate is the model's speed input, its durations scaled with it`() async throws {
         let tiny = try TinyKokoro(vocabulary: KokoroVocabulary.kokoroV1)
         let ssml = "<speak xml:lang=\"ja\">ハイ。</speak>"

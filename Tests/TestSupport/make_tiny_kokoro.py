@@ -6,7 +6,8 @@ Kokoro's inputs (tokens int64 [1, n], style float [1, 256], speed float [1]) and
 Clip node named /encoder/Clip as in Kokoro's graph, and the audio is a sine of that many samples
 whose amplitude is 0.25 + style[0] (so the style row given can be heard).
 
-Usage: make_tiny_kokoro.py FOLDER [--rename-input NAME] [--no-clip]
+Usage: make_tiny_kokoro.py FOLDER [--rename-input NAME] [--no-clip] [--silent-end]
+  (--silent-end: each inference's last 20 frames, 0.5 s, are silent)
   writes FOLDER/kokoro.onnx and
   FOLDER/voices/{jf_alpha,jm_kumo,af_heart}.npy: style row r of each voice is all r / 10000.
 Or: make_tiny_kokoro.py --pypi SITE NAME PARTS VOCAB [--corrupt]
@@ -24,7 +25,7 @@ from onnx import TensorProto, helper
 VOICES = ("jf_alpha", "jm_kumo", "af_heart")
 
 
-def model(input_name="tokens", clip=True):
+def model(input_name="tokens", clip=True, silent_end=False):
     const = lambda name, dtype, values, dims: helper.make_node(
         "Constant", [], [name], value=helper.make_tensor(name + "_v", dtype, dims, values))
     nodes = [
@@ -58,8 +59,20 @@ def model(input_name="tokens", clip=True):
         helper.make_node("Gather", ["style_flat", "first"], ["style_first"], axis=1),
         helper.make_node("ReduceSum", ["style_first"], ["style_value"], keepdims=0),
         helper.make_node("Add", ["style_value", "quarter"], ["amplitude"]),
-        helper.make_node("Mul", ["wave", "amplitude"], ["audio"]),
     ]
+    if silent_end:
+        # The last 20 frames (0.5 s) silent, as a real voice's sentence ends in silence.
+        nodes += [
+            const("quiet_frames", TensorProto.FLOAT, [20.0], []),
+            helper.make_node("Sub", ["total_frames", "quiet_frames"], ["loud_frames"]),
+            helper.make_node("Mul", ["loud_frames", "hop"], ["loud_samples"]),
+            helper.make_node("Less", ["t", "loud_samples"], ["loud"]),
+            helper.make_node("Cast", ["loud"], ["mask"], to=TensorProto.FLOAT),
+            helper.make_node("Mul", ["wave", "mask"], ["masked"]),
+            helper.make_node("Mul", ["masked", "amplitude"], ["audio"]),
+        ]
+    else:
+        nodes.append(helper.make_node("Mul", ["wave", "amplitude"], ["audio"]))
     graph = helper.make_graph(
         nodes, "tiny_kokoro",
         [helper.make_tensor_value_info(input_name, TensorProto.INT64, [1, "tokens"]),
@@ -101,6 +114,6 @@ else:
     input_name = sys.argv[sys.argv.index("--rename-input") + 1] if "--rename-input" in sys.argv else "tokens"
     os.makedirs(os.path.join(folder, "voices"), exist_ok=True)
     with open(os.path.join(folder, "kokoro.onnx"), "wb") as out:
-        out.write(model(input_name, clip="--no-clip" not in sys.argv))
+        out.write(model(input_name, clip="--no-clip" not in sys.argv, silent_end="--silent-end" in sys.argv))
     for name, array in styles().items():
         numpy.save(os.path.join(folder, "voices", name + ".npy"), array)

