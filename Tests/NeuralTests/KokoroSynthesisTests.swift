@@ -31,6 +31,23 @@ struct KokoroSynthesisTests {
             messageLanguage: "ja", voiceScripts: Set(Script.scripts(ofLanguage: "ja")), availableLanguages: ["ja", "en"])
     }
 
+    /// A Japanese message spoken to its end on `tiny`'s `voice`: its events, its first and end
+    /// samples, the rig (for its samples and log); nil (recorded) when it did not start and end.
+    func speakJapanese(_ ssml: String, on tiny: TinyKokoro, speed: Double = 1) async throws -> (
+        events: [SynthesisEvent], start: UInt64, end: UInt64, rig: NeuralRig
+    )? {
+        let rig = try await NeuralRig.start()
+        var job = rig.job(ssml, voice: try voice(tiny), speed: speed)
+        japanese(&job)
+        let events = try rig.speak(job)
+        rig.finish()
+        guard case .audioStart(_, let start) = events.first, case .end(_, let end) = events.last else {
+            Issue.record("unexpected events \(events) \(rig.logs.all)")
+            return nil
+        }
+        return (events, start, end, rig)
+    }
+
     /// Where each of `phonemes`' words starts (their first phoneme's offset), in output samples
     /// from the sentence's start, the start token's frames left out as the message's first
     /// sentence has them; and the sentence's length.
@@ -47,15 +64,7 @@ struct KokoroSynthesisTests {
     @Test func `Japanese is read as kana words, each word and mark placed where the model's durations put it`() async throws {
         let tiny = try TinyKokoro(vocabulary: KokoroVocabulary.kokoroV1)
         let ssml = "<speak xml:lang=\"ja\">それでは<mark name=\"here\"/>発表します。</speak>"
-        let rig = try await NeuralRig.start()
-        var job = rig.job(ssml, voice: try voice(tiny))
-        japanese(&job)
-        let events = try rig.speak(job)
-        rig.finish()
-        guard case .audioStart(_, let start) = events.first, case .end(_, let end) = events.last else {
-            Issue.record("unexpected events \(events) \(rig.logs.all)")
-            return
-        }
+        guard let (events, start, end, rig) = try await speakJapanese(ssml, on: tiny) else { return }
         // MeCab's words, named by their text as written: それでは 発表 し ます.
         let words = events.compactMap { event -> (Range<Int>, Int)? in
             if case .word(_, let text, let position) = event { (text, Int(position - start)) } else { nil }
@@ -82,11 +91,7 @@ struct KokoroSynthesisTests {
     @Test func `a Japanese first clause is heard alone up to its 、 and never cut between morphemes`() async throws {
         let tiny = try TinyKokoro(vocabulary: KokoroVocabulary.kokoroV1)
         let ssml = "<speak xml:lang=\"ja\">まず、シーエフピーに応募したプロポーザルがこちらです。</speak>"
-        let rig = try await NeuralRig.start()
-        var job = rig.job(ssml, voice: try voice(tiny))
-        japanese(&job)
-        _ = try rig.speak(job)
-        rig.finish()
+        guard let (_, _, _, rig) = try await speakJapanese(ssml, on: tiny) else { return }
         let sentences = rig.logs.all.compactMap { line -> String? in
             guard let range = line.firstRange(of: "neural sentence: ") else { return nil }
             return String(line[range.upperBound...])
@@ -103,15 +108,7 @@ struct KokoroSynthesisTests {
         let ssml = "<speak xml:lang=\"ja\">ハイ、ソーデス、ソーデス。ハイ、ソーデス、ソーデス。</speak>"
         for silentEnd in [false, true] {
             let tiny = try TinyKokoro(vocabulary: KokoroVocabulary.kokoroV1, silentEnd ? ["--silent-end"] : [])
-            let rig = try await NeuralRig.start()
-            var job = rig.job(ssml, voice: try voice(tiny))
-            japanese(&job)
-            let events = try rig.speak(job)
-            rig.finish()
-            guard case .audioStart(_, let start) = events.first, case .end(_, let end) = events.last else {
-                Issue.record("unexpected events \(events)")
-                return
-            }
+            guard let (_, start, end, rig) = try await speakJapanese(ssml, on: tiny) else { return }
             // Each inference without its start token (the second sentence's too); with its last
             // 0.5 s silent, each keeps 350 ms of it after its last sound.
             let inferred = rig.logs.all.compactMap { line -> String? in
@@ -135,15 +132,7 @@ struct KokoroSynthesisTests {
         let ssml = "<speak xml:lang=\"ja\">ハイ。</speak>"
         var lengths: [Int] = []
         for speed in [1.0, 1.8] {
-            let rig = try await NeuralRig.start()
-            var job = rig.job(ssml, voice: try voice(tiny), speed: speed)
-            japanese(&job)
-            let events = try rig.speak(job)
-            rig.finish()
-            guard case .audioStart(_, let start) = events.first, case .end(_, let end) = events.last else {
-                Issue.record("unexpected events \(events)")
-                return
-            }
+            guard let (_, start, end, _) = try await speakJapanese(ssml, on: tiny, speed: speed) else { return }
             lengths.append(Int(end - start))
             let wanted = Self.expected("hai.", wordStarts: [0], speed: speed).length
             #expect(abs(Int(end - start) - wanted) <= 2, "speed \(speed): \(end - start) samples against \(wanted)")
@@ -156,11 +145,8 @@ struct KokoroSynthesisTests {
         // 120 words of 6 phonemes (テスト, tesɨto) without punctuation: 839 phonemes, more than
         // one inference takes.
         let text = Array(repeating: "テスト", count: 120).joined(separator: " ")
-        let rig = try await NeuralRig.start()
-        var job = rig.job("<speak xml:lang=\"ja\">\(text)。</speak>", voice: try voice(tiny))
-        japanese(&job)
-        let events = try rig.speak(job)
-        rig.finish()
+        guard let (events, _, _, rig) = try await speakJapanese("<speak xml:lang=\"ja\">\(text)。</speak>", on: tiny)
+        else { return }
         let words = events.compactMap { event -> Range<Int>? in if case .word(_, let text, _) = event { text } else { nil } }
         let sentences = rig.logs.all.filter { $0.contains("neural sentence: ") }
         #expect(sentences.count >= 2, "\(sentences.count) inferences")
