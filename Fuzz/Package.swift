@@ -34,6 +34,8 @@ let package = Package(
         .executableTarget(
             name: "NumpyFuzzer", dependencies: [.product(name: "UtterPureLayers", package: "Utter")]),
         .executableTarget(
+            name: "SegmenterFuzzer", dependencies: [.product(name: "UtterPureLayers", package: "Utter")]),
+        .executableTarget(
             name: "KokoroTextFuzzer", dependencies: [.product(name: "UtterPureLayers", package: "Utter")]),
         // Not pure: MeCab with the installed dictionary (mecab-ipadic-utf8).
         .executableTarget(

@@ -10,20 +10,93 @@ public struct CommandReader: Sendable {
     }
 
     private var block: BlockKind?
+    /// The lines of a settings block.
     private var blockLines: [[UInt8]] = []
+    /// A message block's text as its lines arrive, dot-stuffing undone and each line decoded on
+    /// arrival (an LF never splits a UTF-8 sequence), so that the closing dot finds it made.
+    private var message = MessageData(text: "", lineCount: 0)
+    /// The start of a line handed over in pieces outside a message block, kept until its end.
+    private var partialLine: [UInt8] = []
+    /// Whether the last piece read left its line unfinished.
+    private var isInLine = false
 
     public init() {}
 
+    /// Whether a line may be handed over in pieces now (``LineSplitter/append(_:handsOverPartialLines:_:)``):
+    /// inside a message block, where a line of megabytes is then decoded as it arrives.
+    public var takesPartialLines: Bool {
+        if case .message = block { true } else { false }
+    }
+
     /// Reads one line (without its LF) and returns what it completed, if anything.
     public mutating func read(_ line: [UInt8]) -> Output? {
-        if let kind = block {
-            if line == [0x2E] {  // "."
-                block = nil
-                let lines = blockLines
-                blockLines = []
-                return .command(Self.command(for: kind, lines: lines))
+        read(line[...])
+    }
+
+    /// Reads one line (without its LF) and returns what it completed, if anything.
+    public mutating func read(_ line: ArraySlice<UInt8>) -> Output? {
+        read(LineSplitter.Line(bytes: line))
+    }
+
+    /// Reads one line, or one piece of a line (``LineSplitter/Line/isComplete``), and returns
+    /// what it completed, if anything.
+    public mutating func read(_ line: LineSplitter.Line) -> Output? {
+        let continues = isInLine
+        isInLine = !line.isComplete
+        if case .message = block {
+            if continues {
+                append(line.bytes)
+                return nil
             }
-            blockLines.append(line)
+            if line.isComplete && line.bytes.count == 1 && line.bytes.first == 0x2E {  // "."
+                return .command(endBlock())
+            }
+            if message.lineCount > 0 { message.text += "\n" }
+            message.lineCount += 1
+            // Dot-stuffing: the server doubles a leading dot; exactly one is removed.
+            append(line.bytes.first == 0x2E ? line.bytes.dropFirst() : line.bytes)
+            return nil
+        }
+        // Outside a message, a line is read whole.
+        guard line.isComplete else {
+            partialLine.append(contentsOf: line.bytes)
+            return nil
+        }
+        guard continues else { return read(whole: line.bytes) }
+        partialLine.append(contentsOf: line.bytes)
+        defer { partialLine.removeAll(keepingCapacity: partialLine.count <= 4096) }
+        return read(whole: partialLine[...])
+    }
+
+    /// Adds message text as it arrived, repaired with U+FFFD where it is not UTF-8.
+    private mutating func append(_ bytes: ArraySlice<UInt8>) {
+        if let valid = String(validating: bytes, as: UTF8.self) {
+            message.text += valid
+        } else {
+            message.text += String(decoding: bytes, as: UTF8.self)
+            message.hadInvalidUTF8 = true
+        }
+    }
+
+    private mutating func endBlock() -> Command {
+        let kind = block
+        block = nil
+        let lines = blockLines
+        blockLines = []
+        switch kind {
+        case .audio: return .audio(Self.settingsBlock(lines))
+        case .logLevel: return .logLevel(Self.settingsBlock(lines))
+        case .settings, nil: return .set(Self.settingsBlock(lines))
+        case .message(let messageKind):
+            defer { message = MessageData(text: "", lineCount: 0) }
+            return .message(messageKind, message)
+        }
+    }
+
+    private mutating func read(whole line: ArraySlice<UInt8>) -> Output? {
+        if block != nil {
+            if line.count == 1 && line.first == 0x2E { return .command(endBlock()) }
+            blockLines.append(Array(line))
             return nil
         }
         let text = String(decoding: line, as: UTF8.self)
@@ -75,15 +148,6 @@ public struct CommandReader: Sendable {
         return .unknown(line)
     }
 
-    private static func command(for kind: BlockKind, lines: [[UInt8]]) -> Command {
-        switch kind {
-        case .audio: .audio(settingsBlock(lines))
-        case .logLevel: .logLevel(settingsBlock(lines))
-        case .settings: .set(settingsBlock(lines))
-        case .message(let messageKind): .message(messageKind, messageData(lines))
-        }
-    }
-
     private static func settingsBlock(_ lines: [[UInt8]]) -> SettingsBlock {
         var block = SettingsBlock()
         for line in lines {
@@ -96,25 +160,6 @@ public struct CommandReader: Sendable {
             }
         }
         return block
-    }
-
-    private static func messageData(_ lines: [[UInt8]]) -> MessageData {
-        var bytes: [UInt8] = []
-        bytes.reserveCapacity(lines.reduce(0) { $0 + $1.count + 1 })
-        for (index, line) in lines.enumerated() {
-            if index > 0 { bytes.append(0x0A) }
-            // Dot-stuffing: the server doubles a leading dot; exactly one is removed.
-            if line.first == 0x2E {
-                bytes.append(contentsOf: line.dropFirst())
-            } else {
-                bytes.append(contentsOf: line)
-            }
-        }
-        let valid = String(validating: bytes, as: UTF8.self)
-        return MessageData(
-            text: valid ?? String(decoding: bytes, as: UTF8.self),
-            lineCount: lines.count,
-            hadInvalidUTF8: valid == nil)
     }
 }
 

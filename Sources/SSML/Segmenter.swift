@@ -50,14 +50,56 @@ public struct Segmenter: Sendable {
         self.languageSwitching = languageSwitching
     }
 
+    /// Where long text is cut into segments at sentence ends (nil: only where markup cuts it), so
+    /// that a long message is read, segmented and spoken a piece at a time: its first sound and the
+    /// memory it takes do not grow with its length.
+    public var textPieces: TextPieces? = TextPieces()
+
     /// The segments of `ssml`, in order. Marks at the very end form a last segment with no markup.
     /// The text of the languages `reader` knows is given to the engine as its words.
     public func segments(of ssml: String, reader: (any TextReading)? = nil) -> [SpeechSegment] {
-        var builder = Builder(options: self, reader: reader)
-        for token in SSMLReader.tokens(of: ssml) {
-            builder.add(token)
+        Array(lazySegments(of: ssml, reader: reader))
+    }
+
+    /// The segments of `ssml` as ``segments(of:reader:)`` gives them, each made when it is asked
+    /// for: reading goes no further into `ssml` than the segment being made.
+    public func lazySegments(of ssml: String, reader: (any TextReading)? = nil) -> Segments {
+        Segments(tokens: SSMLTokens(ssml, textPieces: textPieces), builder: Builder(options: self, reader: reader))
+    }
+
+    /// The segments of one message, made one at a time (``Segmenter/lazySegments(of:reader:)``).
+    public struct Segments: Sequence, IteratorProtocol {
+        private var tokens: SSMLTokens
+        private var builder: Builder
+        private var made: [SpeechSegment] = []
+        private var taken = 0
+        private var isFinished = false
+
+        fileprivate init(tokens: SSMLTokens, builder: Builder) {
+            self.tokens = tokens
+            self.builder = builder
         }
-        return builder.finish()
+
+        /// How far into the message's UTF-8 bytes the segments given so far have read.
+        public var bytesRead: Int { tokens.bytesRead }
+
+        public mutating func next() -> SpeechSegment? {
+            while taken == made.count {
+                guard !isFinished else { return nil }
+                made.removeAll(keepingCapacity: true)
+                taken = 0
+                if let token = tokens.next() {
+                    builder.add(token)
+                    if tokens.endedAtSentence { builder.cutAtSentenceEnd() }
+                } else {
+                    builder.closeSegment()
+                    isFinished = true
+                }
+                swap(&made, &builder.segments)
+            }
+            taken += 1
+            return made[taken - 1]
+        }
     }
 
     /// The length of a `<break>`: its `time` (`500ms`, `1.5s`), else its `strength` (SSML's
@@ -90,7 +132,7 @@ public struct Segmenter: Sendable {
     }
 }
 
-private struct Builder {
+struct Builder {
     struct OpenElement {
         var name: String
         var openingTag: String?  // nil when not forwarded
@@ -549,9 +591,14 @@ private struct Builder {
         }
     }
 
-    mutating func finish() -> [SpeechSegment] {
+    /// After text that ends where a sentence surely ends, cut into pieces for being long
+    /// (``TextPieces``): the segment ends there, unless the cut would split what must stay whole
+    /// (a sound's fallback, spelled text, a `<sub>` or `<say-as>`, whose content is one reading).
+    mutating func cutAtSentenceEnd() {
+        guard hasSpeech, sound == nil, !options.spellsText,
+            !open.contains(where: { ["sub", "say-as", "audio"].contains(localName($0.name)) })
+        else { return }
         closeSegment()
-        return segments
     }
 
     /// Whether the text ends with a mark the engine pauses at (a comma as well as a full stop).

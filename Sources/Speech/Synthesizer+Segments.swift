@@ -1,4 +1,5 @@
 import AudioSinks
+import Logging
 import Playback
 import SSML
 import SoundFiles
@@ -8,16 +9,26 @@ extension Synthesizer {
     /// text; text switched to another language goes to `espeak`, that language's espeak-ng voice;
     /// breaks, clips and marks between segments are played and reported here.
     func speak(
-        _ job: SynthesisJob, segments: [SpeechSegment], from jobStart: UInt64, engine: some SynthesisEngine,
-        espeak: EspeakSegments, clips: inout ClipCache
+        _ job: SynthesisJob, segments: some Sequence<SpeechSegment>, from jobStart: UInt64,
+        engine: some SynthesisEngine, espeak: EspeakSegments, clips: inout ClipCache
     ) {
         let output = SegmentOutput(job: job, synthesizer: self, sampleRate: espeak.sampleRate, messageStart: jobStart)
         guard output.writeSilence(job.leadingSilence) else { return }
         if job.leadingSilence > 0 { output.messageStart = output.position }
         // The start comes first so that marks before the first word are heard with it.
         report([.audioStart(job: job.id, position: output.messageStart)])
-        for (index, segment) in segments.enumerated() {
-            let next = index + 1 < segments.count ? segments[index + 1] : nil
+        // Made one at a time as they are spoken (a long message's first is spoken while the rest
+        // is unread), one ahead: whether a segment ends with a pause depends on the next.
+        var remaining = segments.makeIterator()
+        var upcoming = remaining.next()
+        var count = 0
+        while let segment = upcoming {
+            upcoming = remaining.next()
+            count += 1
+            if upcoming == nil {
+                logger.debug("message \(job.id): its text read to the end, \(count) segments")
+            }
+            let next = upcoming
             // A sentence pause before the next segment, unless a sound follows at once or the
             // sentence goes on in another voice.
             let pausesAtEnd = next != nil && next?.sound == nil && segment.pausesAtEnd

@@ -157,7 +157,7 @@ public final class Synthesizer: Sendable {
                         model: model, control: control, espeak: espeak.engine, run: neuralRun, logger: logger)
                     let began = MonotonicClock.now
                     // A Kokoro voice reads Japanese through the kana of Utter's reader, as espeak-ng does.
-                    let segments = job.segmenter.segments(of: job.ssml, reader: model.readsKana ? readers : nil)
+                    let segments = job.segmenter.lazySegments(of: job.ssml, reader: model.readsKana ? readers : nil)
                     speak(job, segments: segments, from: start, engine: neural, espeak: espeak, clips: &clips)
                     // (A device reopened mid-message may have moved the write position back.)
                     let written = sink.writePosition
@@ -193,8 +193,11 @@ public final class Synthesizer: Sendable {
     private func speak(
         _ job: SynthesisJob, from start: UInt64, espeak: EspeakSegments, readers: TextReaders, clips: inout ClipCache
     ) {
-        let segments = job.segmenter.segments(of: job.ssml, reader: readers)
-        readers.logProblems()
+        // A reader that cannot open says why before the segment it was asked for is spoken.
+        let segments = sequence(state: job.segmenter.lazySegments(of: job.ssml, reader: readers)) { made in
+            defer { readers.logProblems() }
+            return made.next()
+        }
         speak(job, segments: segments, from: start, engine: espeak, espeak: espeak, clips: &clips)
     }
 

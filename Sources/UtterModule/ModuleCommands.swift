@@ -8,7 +8,7 @@ import UtterEngine
 import Voices
 
 extension ModuleServer {
-    func handle(_ line: [UInt8]) {
+    func handle(_ line: LineSplitter.Line) {
         guard !isFinished, let result = reader.read(line) else { return }
         switch result {
         case .blockStarted(let kind):

@@ -17,11 +17,22 @@ extension ModuleServer {
     /// A message as kept: what `utter history` lists, and what the server sent, which makes the
     /// same job again. Not the job itself: it is many times larger, and 50 of them held while
     /// thousands of messages pass through fragment the heap (RSS grew 1-2 MB more over 10,000).
+    ///
+    /// The entry's text of a SPEAK is its SSML's text content, made when the history is asked for:
+    /// a message is accepted without reading its text through (a megabyte took 20 ms).
     struct SpokenMessage {
-        var entry: HistoryEntry
         var kind: MessageKind
         var data: String
         var settings: SpeechSettings
+        /// The entry, its text empty for a SPEAK.
+        var stored: HistoryEntry
+
+        var entry: HistoryEntry {
+            guard kind == .speak else { return stored }
+            var entry = stored
+            entry.text = SSMLReader.textContent(of: data)
+            return entry
+        }
     }
 
     /// Starts keeping `HistorySize` messages and opens the socket they are asked for on; says once
@@ -51,15 +62,7 @@ extension ModuleServer {
         _ kind: MessageKind, text: String, settings: SpeechSettings, voice: Voice, language: LanguageTag
     ) {
         guard history.capacity > 0 else { return }
-        let heard: String
-        switch kind {
-        case .speak:
-            var plain = ""
-            for case .text(let piece) in SSMLReader.tokens(of: text) { plain += piece }
-            heard = plain
-        case .character, .key, .soundIcon:
-            heard = text
-        }
+        let heard = kind == .speak ? "" : text
         let entryKind: HistoryEntry.Kind =
             switch kind {
             case .speak: .speak
@@ -70,7 +73,7 @@ extension ModuleServer {
         let entry = HistoryEntry(
             text: heard, kind: entryKind, voice: voice.name, language: language.description,
             time: WallClock.millisecondsSince1970)
-        history.append(SpokenMessage(entry: entry, kind: kind, data: text, settings: settings))
+        history.append(SpokenMessage(kind: kind, data: text, settings: settings, stored: entry))
     }
 
     /// The answer to one request from `utter history`.
@@ -108,7 +111,7 @@ extension ModuleServer {
         replayJob = job.id
         logger.info(
             "replaying a message from the history",
-            metadata: ["message": "\(job.id)", "bytes": "\(message.entry.text.utf8.count)"])
+            metadata: ["message": "\(job.id)", "bytes": "\(message.data.utf8.count)"])
         return true
     }
 

@@ -113,11 +113,13 @@ public final class ModuleServer {
                     break
                 }
                 if count > 0 {
-                    splitter.append(buffer[0..<count]) { line in
+                    // A message's text is taken in as it arrives, a line of megabytes too: the
+                    // closing dot finds it decoded, and the reply to it does not wait on its length.
+                    splitter.append(buffer[0..<count], handsOverPartialLines: { self.reader.takesPartialLines }) { line in
                         if line.isTruncated {
                             logger.error("a protocol line over \(splitter.maximumLineLength) bytes was cut")
                         }
-                        handle(line.bytes)
+                        handle(line)
                     }
                     releaseInputHold()
                 }

@@ -1,16 +1,17 @@
 import ModuleProtocol
 import Testing
 
-/// Feeds `bytes` to a splitter and reader in pieces of `chunk` bytes.
-func readAll(_ bytes: [UInt8], chunk: Int) -> [CommandReader.Output] {
+/// Feeds `bytes` to a splitter and reader in pieces of `chunk` bytes, a message's lines handed
+/// over in pieces as they arrive (as the module reads them) unless `wholeLines`.
+func readAll(_ bytes: [UInt8], chunk: Int, wholeLines: Bool = false) -> [CommandReader.Output] {
     var splitter = LineSplitter()
     var reader = CommandReader()
     var outputs: [CommandReader.Output] = []
     var index = 0
     while index < bytes.count {
         let end = min(bytes.count, index + chunk)
-        splitter.append(bytes[index..<end]) { line in
-            if let output = reader.read(line.bytes) { outputs.append(output) }
+        splitter.append(bytes[index..<end], handsOverPartialLines: { !wholeLines && reader.takesPartialLines }) { line in
+            if let output = reader.read(line) { outputs.append(output) }
         }
         index = end
     }
@@ -77,8 +78,8 @@ func `a session split into chunks of any size reads the same`(chunk: Int) {
         var reader = CommandReader()
         var outputs: [CommandReader.Output] = []
         for part in [messageSession[..<split], messageSession[split...]] {
-            splitter.append(part) { line in
-                if let output = reader.read(line.bytes) { outputs.append(output) }
+            splitter.append(part, handsOverPartialLines: { reader.takesPartialLines }) { line in
+                if let output = reader.read(line) { outputs.append(output) }
             }
         }
         #expect(outputs == expectedSession, "split at \(split)")
@@ -159,4 +160,63 @@ func `a session split into chunks of any size reads the same`(chunk: Int) {
             LineSplitter.Line(bytes: Array("01234567".utf8), isTruncated: true),
             LineSplitter.Line(bytes: Array("STOP".utf8)),
         ])
+}
+
+/// Messages whose lines arrive in pieces: multi-byte UTF-8, invalid bytes, dot-stuffed lines, a
+/// line that is a lone dot, empty lines.
+private let piecedMessages: [[UInt8]] = [
+    Array("SPEAK\n<speak>日本語のテキスト。Ünïcödé 🎉 text</speak>\n.\nSTOP\n".utf8),
+    Array("SPEAK\n..\n.x\n\n...\n.\nSET\nrate=10\n.\n".utf8),
+    Array("SPEAK\nab".utf8) + [0xE3, 0x81] + Array("cd".utf8) + [0xFF, 0xC3] + Array("\n".utf8) + [0xF0, 0x9F, 0x8E]
+        + Array("\n.\nCHAR\nx\n.\n".utf8),
+]
+
+@Test(arguments: 0..<3)
+func `a message handed over in pieces reads as when its lines come whole, split anywhere`(which: Int) {
+    let bytes = piecedMessages[which]
+    let whole = readAll(bytes, chunk: bytes.count, wholeLines: true)
+    #expect(whole.contains { if case .command(.message) = $0 { true } else { false } })
+    for chunk in 1...bytes.count {
+        #expect(readAll(bytes, chunk: chunk) == whole, "chunks of \(chunk)")
+    }
+    for first in 0...bytes.count {
+        for second in first...bytes.count {
+            var splitter = LineSplitter()
+            var reader = CommandReader()
+            var outputs: [CommandReader.Output] = []
+            for part in [bytes[..<first], bytes[first..<second], bytes[second...]] {
+                splitter.append(part, handsOverPartialLines: { reader.takesPartialLines }) { line in
+                    if let output = reader.read(line) { outputs.append(output) }
+                }
+            }
+            #expect(outputs == whole, "split at \(first) and \(second)")
+        }
+    }
+}
+
+@Test func `a piece of a line never splits a UTF-8 sequence and a line's first piece is never a lone dot`() {
+    let text = Array(".é日🎉".utf8)
+    for chunk in 1...text.count {
+        var splitter = LineSplitter()
+        var pieces: [LineSplitter.Line] = []
+        var index = 0
+        while index < text.count {
+            let end = min(text.count, index + chunk)
+            splitter.append(text[index..<end], handsOverPartialLines: { true }) { pieces.append($0) }
+            index = end
+        }
+        splitter.append([0x0A]) { pieces.append($0) }
+        #expect(pieces.last?.isComplete == true)
+        #expect(pieces.dropLast().allSatisfy { !$0.isComplete })
+        #expect(pieces.flatMap(\.bytes) == text, "chunks of \(chunk)")
+        #expect(pieces.allSatisfy { String(validating: $0.bytes, as: UTF8.self) != nil }, "chunks of \(chunk): \(pieces)")
+        #expect(pieces.first?.bytes.elementsEqual([0x2E]) == false || pieces.count == 1)
+    }
+    // A lone dot is kept until its line ends: it may be the block's end.
+    var splitter = LineSplitter()
+    var pieces: [LineSplitter.Line] = []
+    splitter.append([0x2E], handsOverPartialLines: { true }) { pieces.append($0) }
+    #expect(pieces.isEmpty)
+    splitter.append([0x0A]) { pieces.append($0) }
+    #expect(pieces == [LineSplitter.Line(bytes: [0x2E])])
 }

@@ -10,7 +10,7 @@ Shared parts:
   rig         one module behind a private speech-dispatcher on a private sound server
   statistics  the one median and percentile
   report      table cells and rows
-One module per script: run, server, clips, render, mandarin, neural, neural_server, symbol_order.
+One module per script: run, long, server, clips, render, mandarin, neural, neural_server, symbol_order.
 """
 
 import os

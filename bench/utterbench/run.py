@@ -46,7 +46,7 @@ from .processes import BenchError, stop_process
 from .procfs import memory_parts_mib, print_mappings
 from .protocol import Module, handshake, speak, terminal
 from .report import fmt, header, ratio, summary
-from .soundserver import SINK, start_pulseaudio
+from .soundserver import capture_device
 
 SHORT_TEXT = "<speak>Hello, this is a latency test.</speak>"
 LONG_TEXT = "<speak>" + " ".join(
@@ -121,17 +121,7 @@ def main():
     env_base.pop("ALSA_CONFIG_PATH", None)
     pulse = None
     top = tempfile.mkdtemp(prefix="utter-bench-top-")
-    if args.paced:
-        rt = os.path.join(top, "pulse-rt")
-        os.makedirs(rt, mode=0o700)
-        socket = os.path.join(rt, "native")
-        pulse = start_pulseaudio(dict(os.environ, HOME=top, XDG_RUNTIME_DIR=rt), socket,
-                                 os.path.join(top, "pulseaudio.log"), args.timeout)
-        sink = 'pcm.utter_sink { type pulse server "unix:%s" device "%s" }\n' % (socket, SINK)
-    else:
-        sink = "pcm.utter_sink { type null }\n"
-    device_conf = ('pcm.utter_capture { type file slave.pcm "utter_sink" file "@CAPTURE@" '
-                   'format "raw" }\n' + sink)
+    device_conf, pulse = capture_device(args.paced, top, args.timeout)
 
     modules = [("sd_utter", args.utter), ("sd_espeak-ng", args.espeak)]
     results = {name: [] for name, _ in modules}

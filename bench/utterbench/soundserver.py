@@ -63,3 +63,22 @@ def start_pipewire(home, runtime, env, timeout):
         subprocess.run(["pw-metadata", "-n", "settings", "0", "clock.force-quantum", quantum], env=env,
                        capture_output=True, check=True)
     return daemons, pulse, socket
+
+
+def capture_device(paced, top, timeout):
+    """The ALSA configuration of bench/run's device `utter_capture` (the `file` plugin writing
+    @CAPTURE@, over `null`, or with `paced` over a private PulseAudio null sink started in `top`),
+    and that PulseAudio (None when not paced), which the caller stops."""
+    pulse = None
+    if paced:
+        rt = os.path.join(top, "pulse-rt")
+        os.makedirs(rt, mode=0o700)
+        socket = os.path.join(rt, "native")
+        pulse = start_pulseaudio(dict(os.environ, HOME=top, XDG_RUNTIME_DIR=rt), socket,
+                                 os.path.join(top, "pulseaudio.log"), timeout)
+        sink = 'pcm.utter_sink { type pulse server "unix:%s" device "%s" }\n' % (socket, SINK)
+    else:
+        sink = "pcm.utter_sink { type null }\n"
+    conf = ('pcm.utter_capture { type file slave.pcm "utter_sink" file "@CAPTURE@" '
+            'format "raw" }\n' + sink)
+    return conf, pulse

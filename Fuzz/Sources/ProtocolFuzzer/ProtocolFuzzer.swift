@@ -1,7 +1,9 @@
 import ModuleProtocol
 
 /// Feeds arbitrary bytes, in arbitrary pieces, through the line splitter, the command reader and the
-/// message state machine, and checks the event rules on whatever comes out.
+/// message state machine, and checks the event rules on whatever comes out. The reader takes a
+/// message's lines in pieces as they arrive, as the module does: what it reads must be what it
+/// reads from the same bytes taken as whole lines (a differential check).
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> Int32 {
     let bytes = UnsafeBufferPointer(start: data, count: size)
@@ -14,11 +16,13 @@ public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> Int32 {
     var settings = SpeechSettings()
     var message: UInt64 = 0
     var sent: [Event] = []
+    var outputs: [CommandReader.Output] = []
     var index = 1
     while index < bytes.count {
         let end = min(bytes.count, index + piece)
-        splitter.append(bytes[index..<end]) { line in
-            guard let output = reader.read(line.bytes) else { return }
+        splitter.append(Array(bytes[index..<end])[...], handsOverPartialLines: { reader.takesPartialLines }) { line in
+            guard let output = reader.read(line) else { return }
+            outputs.append(output)
             guard case .command(let command) = output else { return }
             var actions: [MessageStateMachine.Action] = []
             switch command {
@@ -51,6 +55,13 @@ public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> Int32 {
         index = end
     }
     check(sent)
+    var wholeSplitter = LineSplitter(maximumLineLength: 4096)
+    var wholeReader = CommandReader()
+    var whole: [CommandReader.Output] = []
+    wholeSplitter.append(Array(bytes.dropFirst())[...]) { line in
+        if let output = wholeReader.read(line.bytes) { whole.append(output) }
+    }
+    precondition(outputs == whole, "read in pieces: \(outputs)\nread whole: \(whole)")
     return 0
 }
 
