@@ -36,7 +36,38 @@ public struct TextPieces: Equatable, Sendable {
 
     /// A cut just after the byte at `index` (read as text, the piece so far starting at
     /// `pieceStart`): where the piece ends, and whether a sentence ends there; nil: no cut here.
+    /// Never inside a character: a combining mark, a joiner or a modifier after the cut would
+    /// change what the characters on both sides are.
     func cut(in s: UnsafeBufferPointer<UInt8>, after index: Int, pieceStart: Int) -> (end: Int, isSentenceEnd: Bool)? {
+        guard let cut = anyCut(in: s, after: index, pieceStart: pieceStart),
+            cut.end < s.count, Self.startsCharacter(in: s, at: cut.end)
+        else { return nil }
+        return cut
+    }
+
+    /// Whether a character starts at `index` (a scalar boundary): the scalar there extends none
+    /// before it, and the one before it joins nothing to it.
+    static func startsCharacter(in s: UnsafeBufferPointer<UInt8>, at index: Int) -> Bool {
+        guard index > 0 else { return true }
+        if s[index] < 0x80 && s[index - 1] < 0x80 { return !(s[index - 1] == ascii("\r") && s[index] == ascii("\n")) }
+        let next = SSMLTokens.scalar(in: s, at: index).scalar
+        let properties = next.properties
+        if properties.isGraphemeExtend || properties.isEmojiModifier || properties.isVariationSelector
+            || properties.generalCategory == .spacingMark || next.value == 0x200D
+            || (0x1160...0x11FF).contains(next.value) || (0xD7B0...0xD7FF).contains(next.value)
+        {
+            return false
+        }
+        // The scalar before: back over its continuation bytes.
+        var start = index - 1
+        while start > 0 && s[start] & 0xC0 == 0x80 { start -= 1 }
+        let before = SSMLTokens.scalar(in: s, at: start).scalar
+        if before.value == 0x200D || (0x1100...0x115F).contains(before.value) { return false }
+        let isRegional = { (scalar: Unicode.Scalar) in (0x1F1E6...0x1F1FF).contains(scalar.value) }
+        return !(isRegional(before) && isRegional(next))
+    }
+
+    private func anyCut(in s: UnsafeBufferPointer<UInt8>, after index: Int, pieceStart: Int) -> (end: Int, isSentenceEnd: Bool)? {
         let byte = s[index]
         switch byte {
         case ascii("."), ascii("!"), ascii("?"):

@@ -87,6 +87,16 @@ public final class EspeakEngine {
         espeak_SetSynthCallback(engineCallback)
     }
 
+    /// Has libespeak-ng hand over its audio in chunks of `milliseconds` (its buffer holds half as
+    /// many milliseconds of samples as it is given): larger chunks for a file, where nobody waits
+    /// for the first and every chunk costs a write. Before the synth thread starts.
+    public func useChunks(ofMilliseconds milliseconds: Int32) throws(SpeechEngineError) {
+        let status = espeak_ng_InitializeOutput(ENOUTPUT_MODE_SYNCHRONOUS, milliseconds, nil)
+        guard status == ENS_OK else {
+            throw SpeechEngineError(operation: "resize its output buffer", code: Int32(bitPattern: status.rawValue))
+        }
+    }
+
     deinit {
         // No espeak_ng_Terminate: in 1.51 it can wait forever for the library's queue thread (seen
         // here after a second espeak_ng_Initialize). Initialising again later works; the process's

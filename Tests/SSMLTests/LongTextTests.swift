@@ -116,3 +116,13 @@ func `a long text is not cut inside what must be read whole`(element: String) {
     #expect(segments[1].markup?.hasPrefix("<speak><prosody rate=\"fast\">Some words") == true)
     #expect(segments[1].markup?.hasSuffix("here. </prosody></speak>") == true)
 }
+
+@Test(arguments: ["\u{301}", "\u{200D}", "\u{FE0F}", "\u{1F3FD}"])
+func `text is never cut where the next scalar extends the character before it`(extender: String) throws {
+    // A wide full stop ends a sentence; what follows it at once would belong to it.
+    let filler = String(repeating: "今日は良い天気ですね", count: 40)
+    let segments = Segmenter().segments(of: "<speak>" + filler + "。" + extender + "明日も。晴れ</speak>")
+    let markups = segments.compactMap(\.markup)
+    try #require(markups.count == 2, "\(markups.map { $0.suffix(12) })")
+    #expect(markups[0].hasSuffix("。" + extender + "明日も。</speak>"), "\(markups[0].suffix(12))")
+}

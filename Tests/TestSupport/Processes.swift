@@ -2,8 +2,17 @@ import Glibc
 
 /// VmRSS of process `pid` in KiB, from /proc (0 when unreadable).
 public func residentKilobytes(_ pid: Int32) -> Int {
+    statusKilobytes(pid, "VmRSS")
+}
+
+/// VmHWM of process `pid` in KiB: the most it was ever resident (0 when unreadable).
+public func peakResidentKilobytes(_ pid: Int32) -> Int {
+    statusKilobytes(pid, "VmHWM")
+}
+
+private func statusKilobytes(_ pid: Int32, _ field: String) -> Int {
     let status = readText("/proc/\(pid)/status")
-    let line = status.split(separator: "\n").first { $0.hasPrefix("VmRSS:") } ?? ""
+    let line = status.split(separator: "\n").first { $0.hasPrefix(field + ":") } ?? ""
     return Int(line.split(separator: " ").dropFirst().first ?? "") ?? 0
 }
 

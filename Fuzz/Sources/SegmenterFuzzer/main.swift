@@ -46,22 +46,23 @@ public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> Int32 {
     return 0
 }
 
-/// What segments say, whatever their borders: text content by its offsets, marks, sounds, silence.
+/// What segments say, whatever their borders: every scalar of the text's characters that are not
+/// spaces, at its offset in the text (a segment of nothing but spaces has no markup, and none is
+/// spoken), the marks, the sounds, the silence.
 private struct Said: Equatable, CustomStringConvertible {
-    /// The text's runs by where they start, those that follow each other joined (so that a cut
-    /// between two is unseen).
-    var starts: [Int] = []
-    var text: [String] = []
+    var offsets: [Int] = []
+    var scalars: [Unicode.Scalar] = []
     var marks: [String] = []
     var sounds: [String] = []
     var silence = 0
 
-    var description: String { "text \(Array(zip(starts, text))) marks \(marks) sounds \(sounds) silence \(silence)" }
+    var description: String {
+        "text \(String(String.UnicodeScalarView(scalars)).debugDescription) at \(offsets) marks \(marks) sounds \(sounds) silence \(silence)"
+    }
 }
 
 private func said(_ segments: [SpeechSegment]) -> Said {
     var said = Said()
-    var next = 0
     for segment in segments {
         said.marks += segment.leadingMarks + segment.inlineMarks
         if let sound = segment.sound { said.sounds.append(sound) }
@@ -70,14 +71,15 @@ private func said(_ segments: [SpeechSegment]) -> Said {
         let scalars = Array(markup.unicodeScalars)
         for run in segment.textRuns {
             let escaped = String(String.UnicodeScalarView(scalars[run.markupOffset..<run.markupOffset + run.markupLength]))
-            let decoded = SSMLReader.textContent(of: escaped)
-            if run.textOffset == next, !said.text.isEmpty {
-                said.text[said.text.count - 1] += decoded
-            } else {
-                said.starts.append(run.textOffset)
-                said.text.append(decoded)
+            var offset = run.textOffset
+            for character in SSMLReader.textContent(of: escaped) {
+                defer { offset += character.unicodeScalars.count }
+                guard !character.isWhitespace else { continue }
+                for (index, scalar) in character.unicodeScalars.enumerated() {
+                    said.offsets.append(offset + index)
+                    said.scalars.append(scalar)
+                }
             }
-            next = run.textOffset + decoded.unicodeScalars.count
         }
     }
     return said
