@@ -598,7 +598,9 @@ struct Builder {
         guard hasSpeech, sound == nil, !options.spellsText,
             !open.contains(where: { ["sub", "say-as", "audio"].contains(localName($0.name)) })
         else { return }
+        let before = segments.count
         closeSegment()
+        if segments.count > before { segments[segments.count - 1].textGoesOn = true }
     }
 
     /// Whether the text ends with a mark the engine pauses at (a comma as well as a full stop).

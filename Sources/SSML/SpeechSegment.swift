@@ -34,6 +34,10 @@ public struct SpeechSegment: Equatable, Sendable {
     /// Whether the segment goes on with the sentence of the one before it in another voice (or at
     /// another rate), so that the engine's leading silence is no pause in the sentence.
     public var continuesSentence: Bool
+    /// Whether the segment was cut from a long text at a sentence end (``TextPieces``): the next
+    /// segment is more of that text, speech and no sound, and need not be made before this one is
+    /// spoken.
+    public var textGoesOn = false
 
     /// A stretch of `markup` that is the message's text, escaped.
     public struct TextRun: Equatable, Sendable {

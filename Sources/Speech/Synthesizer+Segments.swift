@@ -18,24 +18,32 @@ extension Synthesizer {
         // The start comes first so that marks before the first word are heard with it.
         report([.audioStart(job: job.id, position: output.messageStart)])
         // Made one at a time as they are spoken (a long message's first is spoken while the rest
-        // is unread), one ahead: whether a segment ends with a pause depends on the next.
+        // is unread). Whether a segment ends with a pause depends on the next, which is made
+        // before it is spoken, unless the segment was cut from a long text: then the next is
+        // more of that text, made once this one is spoken (its reading, a Japanese text's or a
+        // neural voice's phonemes, would only delay the first sound).
         var remaining = segments.makeIterator()
-        var upcoming = remaining.next()
         var count = 0
-        while let segment = upcoming {
-            upcoming = remaining.next()
-            count += 1
-            if upcoming == nil {
+        func take() -> SpeechSegment? {
+            let segment = remaining.next()
+            if segment == nil {
                 logger.debug("message \(job.id): its text read to the end, \(count) segments")
+            } else {
+                count += 1
             }
-            let next = upcoming
+            return segment
+        }
+        var current = take()
+        while let segment = current {
+            let next = segment.textGoesOn ? nil : take()
             // A sentence pause before the next segment, unless a sound follows at once or the
             // sentence goes on in another voice.
-            let pausesAtEnd = next != nil && next?.sound == nil && segment.pausesAtEnd
+            let pausesAtEnd = segment.pausesAtEnd && (segment.textGoesOn || (next != nil && next?.sound == nil))
             let spoken = speak(
                 segment, pausesAtEnd: pausesAtEnd, engine: segment.language == nil ? engine : nil, espeak: espeak,
                 output: output, clips: &clips)
             guard spoken, !output.isCancelled else { return }
+            current = segment.textGoesOn ? take() : next
         }
         guard output.writeSilence(job.trailingSilence) else { return }
         report([.end(job: job.id, position: sink.writePosition)])

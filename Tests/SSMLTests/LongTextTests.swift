@@ -22,13 +22,18 @@ private func prose(sentences count: Int) -> String {
     #expect(markup.hasPrefix("<speak>Sentence number 0 tells"))
     #expect(markup.hasSuffix("fine all day. </speak>"), "cut after a full stop: \(markup.suffix(40))")
     #expect(first.pausesAtEnd)
+    #expect(first.textGoesOn, "the next segment is more of the text: it need not be made first")
     // The rest, in order, reads to the end; every sentence is said once.
     var count = 1
     var said = SSMLReader.textContent(of: markup)
+    var last = first
     while let segment = segments.next() {
+        #expect(last.textGoesOn, "a segment followed by more text says so")
         count += 1
         said += SSMLReader.textContent(of: segment.markup ?? "")
+        last = segment
     }
+    #expect(!last.textGoesOn)
     #expect(count > 500 && count < 1_100, "\(count) segments")
     #expect(said == prose(sentences: 13_000))
 }
