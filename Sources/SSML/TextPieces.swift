@@ -39,8 +39,9 @@ public struct TextPieces: Equatable, Sendable {
     /// Never inside a character: a combining mark, a joiner or a modifier after the cut would
     /// change what the characters on both sides are.
     func cut(in s: UnsafeBufferPointer<UInt8>, after index: Int, pieceStart: Int) -> (end: Int, isSentenceEnd: Bool)? {
+        // (Nor before an entity, which may stand for a combining mark.)
         guard let cut = anyCut(in: s, after: index, pieceStart: pieceStart),
-            cut.end < s.count, Self.startsCharacter(in: s, at: cut.end)
+            cut.end < s.count, s[cut.end] != ascii("&"), Self.startsCharacter(in: s, at: cut.end)
         else { return nil }
         return cut
     }
@@ -62,7 +63,18 @@ public struct TextPieces: Equatable, Sendable {
         var start = index - 1
         while start > 0 && s[start] & 0xC0 == 0x80 { start -= 1 }
         let before = SSMLTokens.scalar(in: s, at: start).scalar
-        if before.value == 0x200D || (0x1100...0x115F).contains(before.value) { return false }
+        // A joiner, a leading Hangul jamo, or a prepended sign (Arabic number signs and the like)
+        // joins what follows it.
+        let prepended: [ClosedRange<UInt32>] = [
+            0x600...0x605, 0x6DD...0x6DD, 0x70F...0x70F, 0x890...0x891, 0x8E2...0x8E2, 0xD4E...0xD4E,
+            0x110BD...0x110BD, 0x110CD...0x110CD, 0x111C2...0x111C3, 0x1193F...0x1193F, 0x11941...0x11941,
+            0x11A3A...0x11A3A, 0x11A84...0x11A89, 0x11D46...0x11D46,
+        ]
+        if before.value == 0x200D || (0x1100...0x115F).contains(before.value)
+            || prepended.contains(where: { $0.contains(before.value) })
+        {
+            return false
+        }
         let isRegional = { (scalar: Unicode.Scalar) in (0x1F1E6...0x1F1FF).contains(scalar.value) }
         return !(isRegional(before) && isRegional(next))
     }
