@@ -64,7 +64,7 @@ from xml.sax.saxutils import escape
 
 from . import ESPEAK, ROOT
 from .neural_server import find_joe, find_onnxruntime
-from .processes import BenchError, stop_process
+from .processes import BenchError, module_environment, stop_process
 from .protocol import SET_BLOCK, Module, handshake, terminal
 from .report import fmt, header, ratio, summary
 from .soundserver import capture_device
@@ -387,12 +387,7 @@ def main():
     if args.kinds is None:
         args.kinds = ["plain"] if args.quick else ["plain", "ssml", "ja", "piper"]
 
-    for b in (args.utter, args.espeak):
-        if not os.access(b, os.X_OK):
-            sys.exit("not executable: %s" % b)
-
-    env_base = dict(os.environ)
-    env_base.pop("ALSA_CONFIG_PATH", None)
+    env_base = module_environment(args.utter, args.espeak)
     pulse = None
     top = tempfile.mkdtemp(prefix="utter-bench-long-top-")
     binaries = {OURS: args.utter, THEIRS: args.espeak}

@@ -3,6 +3,7 @@ spawn() is ended by its PID in cleanup(), never by name (other developers' bench
 run on the same machine)."""
 
 import os
+import sys
 import signal
 import subprocess
 import time
@@ -80,3 +81,14 @@ def wait_until(cond, timeout, what, poll=0.005):
         if time.monotonic() > deadline:
             raise BenchError("timeout after %.1f s waiting for %s" % (timeout, what))
         time.sleep(poll)
+
+
+def module_environment(*binaries):
+    """Exits unless every binary is executable; the environment a module is spawned with (ours,
+    without ALSA_CONFIG_PATH, so that each run's HOME/.asoundrc decides the device)."""
+    for b in binaries:
+        if not os.access(b, os.X_OK):
+            sys.exit("not executable: %s" % b)
+    env = dict(os.environ)
+    env.pop("ALSA_CONFIG_PATH", None)
+    return env

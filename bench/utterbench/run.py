@@ -42,7 +42,7 @@ import time
 
 from . import ESPEAK, ROOT
 from .capture import wait_for_bytes
-from .processes import BenchError, stop_process
+from .processes import BenchError, module_environment, stop_process
 from .procfs import memory_parts_mib, print_mappings
 from .protocol import Module, handshake, speak, terminal
 from .report import fmt, header, ratio, summary
@@ -113,12 +113,7 @@ def main():
     ap.add_argument("--paced", action="store_true", help="PulseAudio null sink behind the file plugin")
     args = ap.parse_args()
 
-    for b in (args.utter, args.espeak):
-        if not os.access(b, os.X_OK):
-            sys.exit("not executable: %s" % b)
-
-    env_base = dict(os.environ)
-    env_base.pop("ALSA_CONFIG_PATH", None)
+    env_base = module_environment(args.utter, args.espeak)
     pulse = None
     top = tempfile.mkdtemp(prefix="utter-bench-top-")
     device_conf, pulse = capture_device(args.paced, top, args.timeout)
