@@ -64,9 +64,14 @@ struct PulseRestartTests {
         let runs = soundRuns(recording.finish())
         try #require(runs.count == gaps.count, "one audible run per sound: \(runs.map(\.count))")
         print("PulseAudio: samples heard of each \(burst.count)-sample sound: \(runs.map(\.count)); rewound: \(cut)")
-        // The first sound woke the sink: the monitor starts part-way into it.
+        // The first sound woke the sink: the monitor starts part-way into it. After 400 ms the
+        // stream surely ran dry and the server rewound; after 3 ms it may not have yet on a loaded
+        // machine (CI's AddressSanitizer stage heard one such sound whole, nothing rewound), and
+        // then the sound must come out whole, which the comparison below checks.
+        for index in runs.indices.dropFirst() where gaps[index - 1] >= 400 {
+            #expect(cut[index] > 0, "sound \(index): the stream ran dry 400 ms before it, and the server rewound")
+        }
         for (index, run) in runs.enumerated().dropFirst() {
-            #expect(cut[index] > 0, "sound \(index): the stream ran dry before it, and the server rewound")
             #expect(
                 Array(run) == Array(burst[cut[index]...]),
                 "sound \(index): \(run.count) samples heard, \(burst.count - cut[index]) expected after the \(cut[index]) rewound")
