@@ -43,9 +43,9 @@ extension UtterCommand {
             let splitter = SentenceSplitter(language: speech.language ?? textLanguage ?? "en")
             // A voice or a language given chooses the voice; otherwise the text's language does.
             let guessed = speech.voice == nil && speech.language == nil ? textLanguage : nil
-            let sentences: [String]
+            let sentences: ReadingSentences
             do {
-                sentences = try splitter.sentences(in: text.readable).map { Self.oneLine(text.readable[$0]) }
+                sentences = ReadingSentences(text: text.readable, ranges: try splitter.sentences(in: text.readable))
             } catch {
                 throw UtterError(error.description)
             }
@@ -63,21 +63,17 @@ extension UtterCommand {
                 first = places?.position()?.start(for: text.readable, sentenceCount: sentences.count) ?? 0
             }
             let channel = try speech.channel(output: output)
-            let utterances = sentences.map { sentence in
+            let speech = speech
+            let reader = Reader(
+                channel: channel, sentences: sentences, places: places, hash: ReadingPosition.hash(text.readable),
+                interactive: output == nil && Terminal.isInteractive
+            ) { sentence in
                 var utterance = Utterance(text: sentence)
                 speech.apply(to: &utterance)
                 if let guessed { utterance.language = guessed }
                 return utterance
             }
-            let reader = Reader(
-                channel: channel, utterances: utterances, places: places, hash: ReadingPosition.hash(text.readable),
-                interactive: output == nil && Terminal.isInteractive)
             try await reader.read(from: first)
-        }
-
-        /// A sentence's line breaks and runs of white space as single spaces, as it is shown and spoken.
-        static func oneLine(_ sentence: Substring) -> String {
-            sentence.split(whereSeparator: \.isWhitespace).joined(separator: " ")
         }
     }
 }

@@ -6,10 +6,12 @@ import UtterKit
 /// and the keys pressed, shows what it asks for and keeps the place.
 struct Reader {
     let channel: any SpeechChannel
-    let utterances: [Utterance]
+    let sentences: ReadingSentences
     let places: ReadingPlaces?
     let hash: UInt64
     let interactive: Bool
+    /// What is said for a sentence (its text as shown, with the voice and settings asked for).
+    let utterance: (String) -> Utterance
 
     func read(from first: Int) async throws {
         let (inputs, sink) = AsyncStream.makeStream(of: ReadingSession.Input.self, bufferingPolicy: .unbounded)
@@ -42,8 +44,8 @@ struct Reader {
                 }
             }
         }
-        var session = ReadingSession(sentenceCount: utterances.count, first: first)
-        var display = ReadingDisplay(sentences: utterances.map(\.text), interactive: interactive)
+        var session = ReadingSession(sentenceCount: sentences.count, first: first)
+        var display = ReadingDisplay(sentences: sentences, interactive: interactive)
         var warned = false
         var actions = session.start()
         var iterator = inputs.makeAsyncIterator()
@@ -51,7 +53,7 @@ struct Reader {
             for action in actions {
                 switch action {
                 case .speak(let sentence):
-                    spokenSink.yield((sentence, channel.speak(utterances[sentence])))
+                    spokenSink.yield((sentence, channel.speak(utterance(display.text(of: sentence)))))
                 case .pause:
                     channel.pause(at: .immediate)
                     Terminal.write(display.show(paused: true, columns: Terminal.columns, rows: Terminal.rows))

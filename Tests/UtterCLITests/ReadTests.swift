@@ -62,6 +62,16 @@ import Testing
         #expect(run.standardOutput == "Notes\nRead the guide today.\nOne item\nTwo items\n")
     }
 
+    @Test func `a sentence over several lines is shown and spoken as one line`() {
+        let folder = TemporaryFolder()
+        writeFile(folder.file("lines.txt"), "  A sentence that runs\nover two lines,\tand a tab.\n\nThe  next   one.\n")
+        let run = ChildProcess.run(
+            [utter, "read", "-o", folder.file("lines.wav"), folder.file("lines.txt")],
+            environment: ["HOME=\(folder.path)", "PATH=/usr/bin:/bin"])
+        #expect(run.status == 0, "\(run.standardError)")
+        #expect(run.standardOutput == "A sentence that runs over two lines, and a tab.\nThe next one.\n")
+    }
+
     @Test func `bad input is refused with a message`() {
         let folder = TemporaryFolder()
         writeFile(folder.file("short.txt"), "One. Two.")
