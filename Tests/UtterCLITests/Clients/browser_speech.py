@@ -75,11 +75,14 @@ function speakOne(i, lang, text) {
     u.lang = lang;
     const t0 = performance.now();
     const ms = () => Math.round(performance.now() - t0);
-    u.onstart = () => report({i, event: "start", ms: ms()});
-    u.onend = () => report({i, event: "end", ms: ms(),
+    // On a device that plays faster than real time, end follows start within milliseconds: the
+    // start's report is awaited before the end's goes, or the script may end with it in flight.
+    let started = Promise.resolve();
+    const after = event => started.then(() => report(event), () => report(event));
+    u.onstart = () => { started = report({i, event: "start", ms: ms()}); };
+    u.onend = () => after({i, event: "end", ms: ms(), voice: describe(u.voice)}).then(resolve, resolve);
+    u.onerror = e => after({i, event: "error", ms: ms(), error: e.error,
                             voice: describe(u.voice)}).then(resolve, resolve);
-    u.onerror = e => report({i, event: "error", ms: ms(), error: e.error,
-                             voice: describe(u.voice)}).then(resolve, resolve);
     speechSynthesis.speak(u);
     report({i, event: "queued", ms: ms()});
   });
