@@ -16,7 +16,8 @@ let package = Package(
         .executableTarget(
             name: "ConfigurationFuzzer", dependencies: [.product(name: "UtterPureLayers", package: "Utter")]),
         .executableTarget(
-            name: "ClipVoiceFuzzer", dependencies: [.product(name: "UtterPureLayers", package: "Utter")]),
+            name: "ClipVoiceFuzzer",
+            dependencies: ["FuzzSupport", .product(name: "UtterPureLayers", package: "Utter")]),
         .executableTarget(
             name: "ReadingFuzzer", dependencies: [.product(name: "UtterPureLayers", package: "Utter")]),
         .executableTarget(
@@ -34,7 +35,10 @@ let package = Package(
         .executableTarget(
             name: "NumpyFuzzer", dependencies: [.product(name: "UtterPureLayers", package: "Utter")]),
         .executableTarget(
-            name: "SegmenterFuzzer", dependencies: [.product(name: "UtterPureLayers", package: "Utter")]),
+            name: "SegmenterFuzzer",
+            dependencies: ["FuzzSupport", .product(name: "UtterPureLayers", package: "Utter")]),
+        // What segments say, whatever their borders: the differential fuzzers' common measure.
+        .target(name: "FuzzSupport", dependencies: [.product(name: "UtterPureLayers", package: "Utter")]),
         .executableTarget(
             name: "KokoroTextFuzzer", dependencies: [.product(name: "UtterPureLayers", package: "Utter")]),
         // Not pure: MeCab with the installed dictionary (mecab-ipadic-utf8).

@@ -55,6 +55,10 @@ public struct Segmenter: Sendable {
     /// memory it takes do not grow with its length.
     public var textPieces: TextPieces? = TextPieces()
 
+    /// For a clip voice: its phrases, each read as the `<audio>` of its clip (``ClipMarkup``),
+    /// found a run of text at a time as the segments are made.
+    public var clips: ClipPhrases?
+
     /// The segments of `ssml`, in order. Marks at the very end form a last segment with no markup.
     /// The text of the languages `reader` knows is given to the engine as its words.
     public func segments(of ssml: String, reader: (any TextReading)? = nil) -> [SpeechSegment] {
@@ -64,19 +68,23 @@ public struct Segmenter: Sendable {
     /// The segments of `ssml` as ``segments(of:reader:)`` gives them, each made when it is asked
     /// for: reading goes no further into `ssml` than the segment being made.
     public func lazySegments(of ssml: String, reader: (any TextReading)? = nil) -> Segments {
-        Segments(tokens: SSMLTokens(ssml, textPieces: textPieces), builder: Builder(options: self, reader: reader))
+        Segments(
+            tokens: SSMLTokens(ssml, textPieces: textPieces), clips: clips.map(ClipTokens.init),
+            builder: Builder(options: self, reader: reader))
     }
 
     /// The segments of one message, made one at a time (``Segmenter/lazySegments(of:reader:)``).
     public struct Segments: Sequence, IteratorProtocol {
         private var tokens: SSMLTokens
+        private var clips: ClipTokens?
         private var builder: Builder
         private var made: [SpeechSegment] = []
         private var taken = 0
         private var isFinished = false
 
-        fileprivate init(tokens: SSMLTokens, builder: Builder) {
+        fileprivate init(tokens: SSMLTokens, clips: ClipTokens?, builder: Builder) {
             self.tokens = tokens
+            self.clips = clips
             self.builder = builder
         }
 
@@ -88,9 +96,9 @@ public struct Segmenter: Sendable {
                 guard !isFinished else { return nil }
                 made.removeAll(keepingCapacity: true)
                 taken = 0
-                if let token = tokens.next() {
+                if let token = clips != nil ? clips!.next(from: &tokens) : tokens.next() {
                     builder.add(token)
-                    if tokens.endedAtSentence { builder.cutAtSentenceEnd() }
+                    if clips?.endedAtSentence ?? tokens.endedAtSentence { builder.cutAtSentenceEnd() }
                 } else {
                     builder.closeSegment()
                     isFinished = true
@@ -170,6 +178,8 @@ struct Builder {
     var spokenTail = ""  // the last non-space characters of text, to see sentence ends
     /// The `src` of the `<audio>` being read: its content is the fallback of one sound segment.
     var sound: String?
+    /// The words of the phrase the sound says, when a clip voice's rewriting gave them.
+    var soundWords: Int?
     var leadingSilence = 0
     /// The language of the voice that speaks the segment being built (nil: the message's).
     var language: String?
@@ -292,6 +302,7 @@ struct Builder {
             return
         }
         startSound(attributes.first { $0.name == "src" }?.value ?? "")
+        soundWords = attributes.first { $0.name == ClipMarkup.wordsAttribute }.flatMap { Int($0.value) }
         if isSelfClosing {
             closeSegment()
         } else {
@@ -303,6 +314,7 @@ struct Builder {
     mutating func startSound(_ source: String) {
         if hasSpeech || !inlineMarks.isEmpty { closeSegment() }
         sound = source
+        soundWords = nil
     }
 
     /// Attributes the engine would misread, put in its terms: Utter's voice names in `<voice
@@ -570,10 +582,12 @@ struct Builder {
                     textRuns: markup == nil ? [] : shifted(textRuns, by: opening.unicodeScalars.count),
                     language: language,
                     pausesAtEnd: !goesOn, continuesSentence: continuesSentence))
+            if sound != nil { segments[segments.count - 1].soundWords = soundWords }
             // Without markup, inline marks cannot exist: a mark before any speech is leading.
         }
         continuesSentence = goesOn && markup != nil
         sound = nil
+        soundWords = nil
         leadingSilence = 0
         leadingMarks = []
         inlineMarks = []

@@ -16,6 +16,8 @@ public struct SpeechSegment: Equatable, Sendable {
     /// spoken only when the sound cannot be played. The marks of an unspoken fallback are reported
     /// when the sound ends, so none is ever lost.
     public var sound: String?
+    /// For a clip voice's clip: the words of the phrase it says, for its pace (0: unknown).
+    public var soundWords: Int?
     /// Silence before the segment, in milliseconds: SSML breaks before its first word, which
     /// libespeak-ng 1.51 ignores at the start of an utterance.
     public var leadingSilence: Int

@@ -36,15 +36,4 @@ public enum ClipPace {
         let progress = min(1, Double.log(speed) / Double.log(maximumSpeed))
         return speed * Double.pow(correction, progress)
     }
-
-    /// The words of a phrase, for its pace; 0 (its pace unknown) in a script written without
-    /// spaces between words (Han, kana, Thai, Lao, Khmer, Myanmar).
-    public static func words(in phrase: Substring) -> Int {
-        let unspaced = phrase.unicodeScalars.contains { scalar in
-            scalar.properties.isIdeographic || (0x3040...0x30FF).contains(scalar.value)
-                || (0x0E00...0x0EFF).contains(scalar.value) || (0x1000...0x109F).contains(scalar.value)
-                || (0x1780...0x17FF).contains(scalar.value)
-        }
-        return unspaced ? 0 : phrase.split(whereSeparator: \.isWhitespace).count
-    }
 }

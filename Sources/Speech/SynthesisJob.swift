@@ -40,9 +40,6 @@ public struct SynthesisJob: Sendable {
     public var speed = 1.0
     /// The `speed` at SSIP rate +100 (`MaximumRate` against `NormalRate`).
     public var maximumSpeed = 1.0
-    /// The words of the phrase each clip of a clip voice says (by `<audio src>`), for its pace;
-    /// none for a phrase in a script written without spaces.
-    public var clipWords: [String: Int] = [:]
     /// Silence before the first sound and after the last, in milliseconds.
     public var leadingSilence = 0
     public var trailingSilence = 0

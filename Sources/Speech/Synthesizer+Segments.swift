@@ -64,7 +64,9 @@ extension Synthesizer {
             guard output.writeSilence(segment.leadingSilence) else { return false }
         }
         if let source = segment.sound,
-            let clip = sound(source, of: job, clips: &clips, sampleRate: output.sampleRate, hasFallback: segment.markup != nil)
+            let clip = sound(
+                source, words: segment.soundWords ?? 0, of: job, clips: &clips, sampleRate: output.sampleRate,
+                hasFallback: segment.markup != nil)
         {
             pending += clipWords(segment, of: job, count: clip.samples.count)
             pending.append(.progress(job: job.id, position: output.position + UInt64(clip.samples.count)))

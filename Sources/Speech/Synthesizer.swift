@@ -243,7 +243,7 @@ public final class Synthesizer: Sendable {
 extension Synthesizer {
     /// The clip an `<audio src>` names, or nil (logged) when none of its candidate files plays.
     func sound(
-        _ source: String, of job: SynthesisJob, clips: inout ClipCache, sampleRate: Int, hasFallback: Bool
+        _ source: String, words: Int, of job: SynthesisJob, clips: inout ClipCache, sampleRate: Int, hasFallback: Bool
     ) -> SoundClip? {
         let candidates = SoundLocator.candidates(for: source, folders: job.soundFolders)
         let why: String
@@ -256,7 +256,7 @@ extension Synthesizer {
             let span = SpeedChange.soundSpan(of: clip.samples)
             let speed = ClipPace.speed(
                 job.speed, maximumSpeed: job.maximumSpeed,
-                normalRate: Double(job.parameters.wordsPerMinute) / job.speed, words: job.clipWords[source] ?? 0,
+                normalRate: Double(job.parameters.wordsPerMinute) / job.speed, words: words,
                 soundSeconds: Double(span?.count ?? 0) / Double(sampleRate),
                 marginSeconds: Double(clip.samples.count - (span?.count ?? 0)) / Double(sampleRate))
             if let paced = SpeedChange.clip(clip.samples, speed: speed, sampleRate: sampleRate) {

@@ -82,20 +82,9 @@ package struct JobFactory: Sendable {
             }
         let language = messageLanguage(voice: voice, settings: settings)
         let capitalPitchSteps = EngineParameters.pitchSteps(risingBy: configuration.capitalPitchRise)
-        var markup = ssml(
+        let markup = ssml(
             for: kind, text: text, language: language, capitals: capitals, capitalPitchSteps: capitalPitchSteps)
         let spells = settings.spelling && kind == .speak
-        // CHAR and KEY too: a clip may say a letter or a key's name, and without a fallback
-        // nothing else may be heard. Spelled text is read letter by letter, never as phrases.
-        var clipWords: [String: Int] = [:]
-        if let clips, kind != .soundIcon, !spells {
-            markup = ClipMarkup.replacingPhrases(in: markup, keepsOtherText: clips.fallbackEngineName != nil) { text in
-                clips.phrases.matches(in: text).map { match in
-                    clipWords[match.clip] = ClipPace.words(in: text[match.range])
-                    return (match.range, match.clip)
-                }
-            }
-        }
         var job = SynthesisJob(
             id: id, ssml: markup,
             engineVoice: engineVoice, variant: variant, parameters: parameters,
@@ -106,6 +95,15 @@ package struct JobFactory: Sendable {
             soundFiles: kind == .soundIcon ? soundIconFiles(named: text) : [],
             soundFolders: configuration.soundIconFolders)
         job.segmenter.capitalPitchSteps = capitalPitchSteps
+        // CHAR and KEY too: a clip may say a letter or a key's name, and without a fallback
+        // nothing else may be heard. Spelled text is read letter by letter, never as phrases.
+        // The phrases are found as the segments are made, a run of text at a time.
+        if let clips, kind != .soundIcon, !spells {
+            let book = clips.phrases
+            job.segmenter.clips = ClipPhrases(keepsOtherText: clips.fallbackEngineName != nil) { text in
+                book.matches(in: text).map { ($0.range, $0.clip) }
+            }
+        }
         job.languageVoices = languageVoices
         job.neural = neural
         if neural != nil, kind == .character || kind == .key, configuration.neuralEchoFallsBack {
@@ -118,7 +116,6 @@ package struct JobFactory: Sendable {
             let normal = Double(max(1, configuration.normalRate))
             job.speed = Double(parameters.wordsPerMinute) / normal
             job.maximumSpeed = Double(configuration.maximumRate) / normal
-            job.clipWords = clipWords
         }
         job.segmenter.readLanguages = readLanguages(engineVoice: engineVoice, language: language)
         return (job, voice, reason)

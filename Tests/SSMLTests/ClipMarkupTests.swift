@@ -2,7 +2,7 @@ import SSML
 import Testing
 
 /// Finds each word of `words` in a text, as the clip `<word>.wav`.
-private func finder(_ words: [String]) -> (String) -> [ClipMarkup.Phrase] {
+private func finder(_ words: [String]) -> @Sendable (String) -> [ClipMarkup.Phrase] {
     { text in
         var found: [ClipMarkup.Phrase] = []
         var start = text.startIndex
@@ -74,7 +74,7 @@ private func finder(_ words: [String]) -> (String) -> [ClipMarkup.Phrase] {
 }
 
 /// Finds "good morning" and "hello" in a text.
-private func greetings(_ text: String) -> [ClipMarkup.Phrase] {
+@Sendable private func greetings(_ text: String) -> [ClipMarkup.Phrase] {
     var found: [ClipMarkup.Phrase] = []
     for (phrase, clip) in [("good morning", "/clips/gm.wav"), ("hello", "/clips/hello.wav")] {
         for range in text.ranges(of: phrase) { found.append((range, clip)) }
@@ -101,4 +101,65 @@ private func greetings(_ text: String) -> [ClipMarkup.Phrase] {
     #expect(
         ClipMarkup.replacingPhrases(in: ssml, keepsOtherText: false, find: greetings)
             == "<speak><mark name=\"a\"/><mark name=\"b\"/><mark name=\"c\"/></speak>")
+}
+
+@Test func `a clip's words are counted where a script spaces them, not elsewhere`() {
+    #expect(ClipMarkup.words(in: "good  morning") == 2)
+    #expect(ClipMarkup.words(in: "hello") == 1)
+    #expect(ClipMarkup.words(in: "こんにちは") == 0)
+    #expect(ClipMarkup.words(in: "你好") == 0)
+    #expect(ClipMarkup.words(in: "สวัสดี") == 0)
+}
+
+/// The segments a clip voice's segmenter makes, a run of text at a time, and those of the message
+/// rewritten whole (which carry no words: its SSML leaves them out).
+private func clipSegments(_ ssml: String, keepsOtherText: Bool) -> (lazy: [SpeechSegment], whole: [SpeechSegment]) {
+    var segmenter = Segmenter()
+    segmenter.clips = ClipPhrases(keepsOtherText: keepsOtherText, find: greetings)
+    let rewritten = ClipMarkup.replacingPhrases(in: ssml, keepsOtherText: keepsOtherText, find: greetings)
+    return (segmenter.segments(of: ssml), Segmenter().segments(of: rewritten))
+}
+
+@Test(arguments: [
+    "<speak>Say hello and good morning, then hello again.</speak>",
+    "<speak><mark name=\"0\"/>good <mark name=\"5\"/>morning <mark name=\"13\"/>hello<mark name=\"18\"/></speak>",
+    "<speak>good morning. <mark name=\"a\"/>Hello there, <prosody rate=\"fast\">hello</prosody>!</speak>",
+    "<speak><say-as interpret-as=\"characters\">hello</say-as> <sub alias=\"hi\">hello</sub> good morning</speak>",
+    "<speak>A &amp; B: good morning<break time=\"300ms\"/>hello<mark name=\"end\"/></speak>",
+])
+func `a clip voice's segments are those of its message rewritten whole, each clip with its phrase's words`(
+    ssml: String
+) {
+    for keepsOtherText in [true, false] {
+        let (lazy, whole) = clipSegments(ssml, keepsOtherText: keepsOtherText)
+        #expect(lazy.map { var segment = $0; segment.soundWords = nil; return segment } == whole)
+        let words = lazy.compactMap { segment in segment.sound.map { "\($0) \(segment.soundWords ?? -1)" } }
+        #expect(words == lazy.compactMap(\.sound).map { "\($0) \($0.hasSuffix("gm.wav") ? 2 : 1)" })
+        #expect(!words.isEmpty)
+    }
+}
+
+@Test func `a long message on a clip voice is searched a sentence ahead of its segments, every phrase found`() {
+    // 1.3 MB: sentences of text, and the same with a mark after each (as speech-dispatcher puts them).
+    let sentence = "Then good morning to you all, and hello again. "
+    let count = 28_000
+    let plain = "<speak>" + String(repeating: sentence, count: count) + "</speak>"
+    let marked = "<speak>" + (0..<count).map { "\(sentence)<mark name=\"\($0)\"/>" }.joined() + "</speak>"
+    for (ssml, marks) in [(plain, 0), (marked, count)] {
+        var segmenter = Segmenter()
+        segmenter.clips = ClipPhrases(keepsOtherText: true, find: greetings)
+        var segments = segmenter.lazySegments(of: ssml)
+        let first = segments.next()
+        #expect(first?.markup == "<speak>Then </speak>")
+        #expect(segments.bytesRead < 8192, "read \(segments.bytesRead) of \(ssml.utf8.count) bytes for the first segment")
+        var sounds: [String] = []
+        var reported: [String] = []
+        while let segment = segments.next() {
+            if let sound = segment.sound { sounds.append(sound) }
+            reported += segment.leadingMarks + segment.inlineMarks
+        }
+        #expect(sounds.count == 2 * count)
+        #expect(Set(sounds) == ["/clips/gm.wav", "/clips/hello.wav"])
+        #expect(reported == (0..<marks).map(String.init))
+    }
 }

@@ -32,12 +32,4 @@ struct ClipPaceTests {
             #expect(abs(half / top.squareRoot() - (speed / top).squareRoot()) < 1e-9)
         }
     }
-
-    @Test func `words are counted where a script spaces them, not elsewhere`() {
-        #expect(ClipPace.words(in: "good  morning") == 2)
-        #expect(ClipPace.words(in: "hello") == 1)
-        #expect(ClipPace.words(in: "こんにちは") == 0)
-        #expect(ClipPace.words(in: "你好") == 0)
-        #expect(ClipPace.words(in: "สวัสดี") == 0)
-    }
 }

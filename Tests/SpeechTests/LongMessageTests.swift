@@ -66,6 +66,23 @@ struct LongMessageTests {
         return true
     }
 
+    /// Submits `long`, cancels it once its first samples came (calling `atFirstSamples` then), and
+    /// speaks a short message after it: the log's lines on first samples and texts read through.
+    private func heardThenCancelled(
+        _ long: SynthesisJob, by synthesizer: Synthesizer, _ store: NotingStore, atFirstSamples: () -> Void = {}
+    ) -> [String] {
+        synthesizer.submit(long)
+        #expect(wait { store.count > 0 }, "the first samples came")
+        atFirstSamples()
+        synthesizer.cancel(through: long.id)
+        // The next message speaks once the synth thread has let go of the long one.
+        let next = long.id + 1
+        synthesizer.submit(job(next, "<speak>Next.</speak>"))
+        var events: [SynthesisEvent] = []
+        #expect(wait { events += synthesizer.takeEvents(); if case .end(next, _) = events.last { return true }; return false })
+        return log.all.filter { $0 == "first samples" || $0.contains("read to the end") }
+    }
+
     @Test func `a short message is read to its end before its first samples`() async throws {
         try await withSynthesizer { synthesizer, store in
             synthesizer.submit(job(1, "<speak>Short and sweet.</speak>"))
@@ -82,17 +99,31 @@ struct LongMessageTests {
         let text = "<speak>" + String(repeating: sentence, count: 140_000) + "</speak>"
         #expect(text.utf8.count > 10_000_000)
         try await withSynthesizer { synthesizer, store in
-            synthesizer.submit(job(2, text))
-            #expect(wait { store.count > 0 }, "the first samples came")
-            synthesizer.cancel(through: 2)
-            // The next message speaks once the synth thread has let go of the long one.
-            synthesizer.submit(job(3, "<speak>Next.</speak>"))
-            var events: [SynthesisEvent] = []
-            #expect(wait { events += synthesizer.takeEvents(); if case .end(3, _) = events.last { return true }; return false })
-            let lines = log.all.filter { $0 == "first samples" || $0.contains("read to the end") }
             // The long message's text was never read through: its samples came first, and its
             // cancellation ended the reading.
-            #expect(lines == ["first samples", "debug: message 3: its text read to the end, 1 segments"])
+            #expect(
+                heardThenCancelled(job(2, text), by: synthesizer, store)
+                    == ["first samples", "debug: message 3: its text read to the end, 1 segments"])
+        }
+    }
+
+    @Test func `a 10 MB message on a clip voice is heard before its phrases are all found`() async throws {
+        let sentence = "All work and no play makes Jack a dull boy, said the narrator once more. "
+        let text = "<speak>" + String(repeating: sentence, count: 140_000) + "</speak>"
+        let found = Locked(0)
+        var long = job(4, text)
+        long.segmenter.clips = ClipPhrases(keepsOtherText: true) { text in
+            let phrases = text.ranges(of: "dull boy").map { ($0, "/nonexistent/dull-boy.wav") }
+            found.withLock { $0 += phrases.count }
+            return phrases
+        }
+        try await withSynthesizer { synthesizer, store in
+            var foundAtFirstSamples = 0
+            #expect(
+                heardThenCancelled(long, by: synthesizer, store) { foundAtFirstSamples = found.withLock { $0 } }
+                    == ["first samples", "debug: message 5: its text read to the end, 1 segments"])
+            // Searched a run at a time: a few sentences' phrases, not the message's 140,000.
+            #expect(foundAtFirstSamples > 0 && foundAtFirstSamples < 1000, "\(foundAtFirstSamples) phrases found")
         }
     }
 }

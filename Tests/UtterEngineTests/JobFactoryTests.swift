@@ -202,7 +202,11 @@ func `CHAR names symbols, emoji and space in the message language and leaves let
     ).job
     #expect(top.parameters.wordsPerMinute == 900)
     #expect(top.speed == 900.0 / 175 && top.maximumSpeed == 900.0 / 175)
-    #expect(top.clipWords == ["/voices/words/gm.wav": 2, "/voices/words/ja.wav": 0])
+    // Each clip's segment says how many words its phrase has, for its pace.
+    let clipSegments = top.segmenter.segments(of: top.ssml).compactMap { segment in
+        segment.sound.map { "\($0) \(segment.soundWords.map(String.init) ?? "-")" }
+    }
+    #expect(clipSegments == ["/voices/words/gm.wav 2", "/voices/words/ja.wav 0"])
     settings.rate = 0
     #expect(try #require(paced.job(id: 2, kind: .speak, text: "good morning", settings: settings)).job.speed == 1)
     settings.rate = -100

@@ -43,7 +43,9 @@ def phrase(index):
     return WORDS[index] if index < len(WORDS) else "phrase%d" % index
 
 
-def make_voice(folder, phrases):
+def make_voice(folder, phrases, names=None):
+    """A clip voice "Bench Clips" in folder/bench-voice: `phrases` clips (the phrases `names`,
+    else alpha, bravo, ... phrase12, ...), each a 0.4 s tone."""
     voice = os.path.join(folder, "bench-voice")
     os.makedirs(voice)
     count = int(0.4 * 22050)
@@ -55,7 +57,7 @@ def make_voice(folder, phrases):
             "<IHHIIHH", 16, 1, 1, 22050, 44100, 2, 16) + b"data" + struct.pack("<I", len(data))
         with open(os.path.join(voice, "%d.wav" % index), "wb") as f:
             f.write(header + data)
-        lines.append('Clip "%s" "%d.wav"' % (phrase(index), index))
+        lines.append('Clip "%s" "%d.wav"' % (names[index] if names else phrase(index), index))
     with open(os.path.join(voice, "voice.conf"), "w") as f:
         f.write("\n".join(lines) + "\n")
 

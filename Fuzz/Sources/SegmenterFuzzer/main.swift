@@ -1,3 +1,4 @@
+import FuzzSupport
 import SSML
 
 // Differential checks of reading SSML a piece at a time (issue 32), on arbitrary text:
@@ -44,43 +45,4 @@ public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> Int32 {
         precondition(a == b, "cut into pieces: \(a)\nwhole: \(b)")
     }
     return 0
-}
-
-/// What segments say, whatever their borders: every scalar of the text's characters that are not
-/// spaces, at its offset in the text (a segment of nothing but spaces has no markup, and none is
-/// spoken), the marks, the sounds, the silence.
-private struct Said: Equatable, CustomStringConvertible {
-    var offsets: [Int] = []
-    var scalars: [Unicode.Scalar] = []
-    var marks: [String] = []
-    var sounds: [String] = []
-    var silence = 0
-
-    var description: String {
-        "text \(String(String.UnicodeScalarView(scalars)).debugDescription) at \(offsets) marks \(marks) sounds \(sounds) silence \(silence)"
-    }
-}
-
-private func said(_ segments: [SpeechSegment]) -> Said {
-    var said = Said()
-    for segment in segments {
-        said.marks += segment.leadingMarks + segment.inlineMarks
-        if let sound = segment.sound { said.sounds.append(sound) }
-        said.silence += segment.leadingSilence
-        guard let markup = segment.markup, segment.sound == nil else { continue }
-        let scalars = Array(markup.unicodeScalars)
-        for run in segment.textRuns {
-            let escaped = String(String.UnicodeScalarView(scalars[run.markupOffset..<run.markupOffset + run.markupLength]))
-            var offset = run.textOffset
-            for character in SSMLReader.textContent(of: escaped) {
-                defer { offset += character.unicodeScalars.count }
-                guard !character.isWhitespace else { continue }
-                for (index, scalar) in character.unicodeScalars.enumerated() {
-                    said.offsets.append(offset + index)
-                    said.scalars.append(scalar)
-                }
-            }
-        }
-    }
-    return said
 }
