@@ -32,6 +32,9 @@ program: wall time (median, p95), seconds of audio, times real time and peak res
 program's own, MiB; median); then the speed ratio (ours/theirs of times real time, > 1: Utter is
 faster), the memory ratio, and issue 32's targets: speed ratio >= 1.00 and Utter's peak <=
 2 x espeak-ng's + Utter's base (the peak of `utter say -l en-US -o OUT.wav "Hi."`, once per run).
+Then how soon `utter read -o` starts: the spawn to its first sentence's line on a pipe (printed as
+the sentence starts), for a 100 B text and each long one (medians of 5 runs, the process killed
+after the line).
 Default 3 repetitions; a 1 MB run takes about 85 s per program, so --long takes about 9 minutes
 (--long-sizes 22000 alone: about 10 s a repetition).
 
@@ -196,6 +199,23 @@ def peak_run(command, path, folder):
     return wall, peak_kib / 1024.0, audio
 
 
+def read_start(utter, path, folder, reps=5):
+    """Milliseconds from spawning `utter read -o` on `path` to its first sentence's line (median)."""
+    times = []
+    for _ in range(reps):
+        start = time.monotonic()
+        child = subprocess.Popen([utter, "read", "-l", "en-US", "-o", os.path.join(folder, "start.wav"), path],
+                                 stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
+        line = child.stdout.readline()
+        times.append(1000 * (time.monotonic() - start))
+        child.kill()
+        child.wait()
+        child.stdout.close()
+        if not line:
+            raise BenchError("utter read printed no sentence for %s" % path)
+    return median(times)
+
+
 def long_texts(args):
     """Long texts to a WAV file: utter say (read, beyond one argument's limit) against espeak-ng -f,
     wall time, audio, times real time, peak memory; then issue 32's speed and memory targets."""
@@ -219,6 +239,12 @@ def long_texts(args):
                               runs={ours[0]: [], theirs[0]: []}))
 
         _, base, _ = peak_run([args.utter, "say", "-l", "en-US", "-o", path, "Hi."], path, folder)
+        short_path = os.path.join(folder, "text-100.txt")
+        with open(short_path, "w", encoding="utf-8") as f:
+            f.write(long_text(100))
+        starts = [("100 B", read_start(args.utter, short_path, folder))]
+        starts += [(entry["label"], read_start(args.utter, os.path.join(folder, "text-%d.txt" % size), folder))
+                   for entry, size in zip(texts, args.long_sizes)]
         for i in range(args.reps):
             for j, entry in enumerate(texts):
                 # Alternate the order so drift on a shared machine hits both alike.
@@ -261,6 +287,9 @@ def long_texts(args):
                             "PASS" if speed_ours >= speed_theirs else "MISS",
                             ratio(rss_ours, rss_theirs), fmt(rss_ours), fmt(limit),
                             "PASS" if rss_ours <= limit else "MISS"))
+    print("\nutter read -o: spawn -> first sentence's line (median of 5)")
+    for label, ms in starts:
+        print("  %-7s %7.1f ms" % (label, ms))
     return 0
 
 
