@@ -154,11 +154,10 @@ struct ClipTokens {
         if endsSentence, queue.count > before { queue[queue.count - 1].endsSentence = true }
     }
 
-    /// Whether `text`, white space aside, ends a sentence (closing quotes and brackets may follow
-    /// its full stop).
+    /// Whether `text`, white space aside, ends a sentence, as the segmenter sees one.
     static func endsSentence(_ text: String) -> Bool {
-        let tail = text.unicodeScalars.reversed().drop { $0.properties.isWhitespace || "\"'”’»)]}」』）".unicodeScalars.contains($0) }
-        guard let last = tail.first else { return false }
-        return ".?!…。？！।؟".unicodeScalars.contains(last)
+        var end = text.endIndex
+        while end > text.startIndex, text[text.index(before: end)].isWhitespace { end = text.index(before: end) }
+        return Builder.endsSentence(text[..<end])
     }
 }

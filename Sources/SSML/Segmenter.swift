@@ -556,7 +556,7 @@ struct Builder {
             leadingMarks.append(name)
         } else if !hasSpeech {
             leadingMarks.append(name)
-        } else if endsSentence(spokenTail) && sound == nil {
+        } else if Self.endsSentence(spokenTail) && sound == nil {
             closeSegment()
             leadingMarks.append(name)
         } else {
@@ -624,7 +624,7 @@ struct Builder {
         return ".?!…。？！।؟,;:、，；：".contains(last)
     }
 
-    func endsSentence(_ tail: String) -> Bool {
+    static func endsSentence(_ tail: some StringProtocol) -> Bool {
         // Closing quotes and brackets may follow the full stop: `He said "yes."`
         let stripped = tail.reversed().drop { "\"'”’»)]}".contains($0) }
         guard let last = stripped.first else { return false }
