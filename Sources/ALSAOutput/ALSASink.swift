@@ -89,15 +89,14 @@ public final class ALSASink: SampleSink {
 
     /// Stops and joins the render thread and closes every device; the output cannot start again.
     ///
-    /// Waits for the thread until `deadline` (monotonic nanoseconds). If it is still blocked on
-    /// the device then (a sound server that hangs), returns false and closes nothing: the device
-    /// is the thread's until the process ends.
+    /// Waits for the thread, and then for the devices' closing, until `deadline` (monotonic
+    /// nanoseconds). If either is still blocked on a device then (a sound server that hangs),
+    /// returns false: the device is that thread's until the process ends.
     @discardableResult
     public func shutdown(until deadline: UInt64 = .max) -> Bool {
         guard renderThread.stop(until: deadline) else { return false }
         producer.withLock { $0.installed = 0 }
-        handoff.closeAll()
-        return true
+        return handoff.closeAll(until: deadline)
     }
 
     // MARK: Producer side (synth thread)

@@ -68,8 +68,29 @@ package final class Handoff<Handle: ~Copyable>: Sendable {
         closeRetired()
     }
 
-    /// Closes every handle left in the slots, once the render thread has ended.
-    package func closeAll() {
+    /// Closes every handle left in the slots, once the render thread has ended, waiting for that
+    /// until `deadline` (``MonotonicClock`` nanoseconds). Closing can wait on a sound server:
+    /// alsa-lib stops a stream before it closes it, and the PulseAudio plugin waits for the
+    /// server to confirm the stop, for good if the server hangs. So the handles are closed on a
+    /// thread of their own; false if it is still closing at the deadline (it carries on alone,
+    /// and a later call waits for it again).
+    package func closeAll(until deadline: UInt64) -> Bool {
+        let thread = closer.withLock { closer -> NamedThread? in
+            if closer == nil, ![.exit, .install, .retired].allSatisfy(slots.isEmpty) {
+                closer = try? NamedThread(name: "utter-close") { self.closeAll() }
+                if closer == nil { closeAll() }  // out of threads: close here, at the risk of waiting
+            }
+            return closer
+        }
+        guard let thread else { return true }
+        guard thread.join(until: deadline) else { return false }
+        closer.withLock { if $0 === thread { $0 = nil } }
+        return true
+    }
+
+    private let closer = Locked<NamedThread?>(nil)
+
+    private func closeAll() {
         close(replace(.exit, with: .empty))
         close(replace(.install, with: .empty))
         close(replace(.retired, with: .empty))

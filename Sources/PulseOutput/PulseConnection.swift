@@ -106,8 +106,7 @@ final class PulseConnection: StreamConnection {
     func shutdown(until deadline: UInt64) -> Bool {
         guard thread.stop(until: deadline) else { return false }
         state.withLock { $0.installed = 0 }
-        handoff.closeAll()
-        return true
+        return handoff.closeAll(until: deadline)
     }
 
     var lastFailure: String? {

@@ -241,6 +241,6 @@ package final class SpeechPipeline {
         let synthStopped = synthesizer.shutdown(until: deadline - sinkShare)
         let sinkStopped = sink.shutdown(until: deadline)
         if synthStopped && sinkStopped { return nil }
-        return synthStopped ? "render thread" : sinkStopped ? "synth thread" : "synth and render threads"
+        return synthStopped ? "audio output" : sinkStopped ? "synth thread" : "synth thread and audio output"
     }
 }

@@ -1,5 +1,7 @@
 import AudioStream
+import Glibc
 import Synchronization
+import System
 import Testing
 
 /// A handle that records when it is closed, as a device or a stream would be.
@@ -8,12 +10,15 @@ private struct Handle: ~Copyable {
     let closed: Closed
 
     deinit {
+        // As a sound server that hangs holds a close: until the test lets it go.
+        while closed.isHeld.load(ordering: .acquiring) { usleep(1000) }
         closed.names.withLock { $0.append(name) }
     }
 }
 
 private final class Closed: Sendable {
     let names = Mutex<[Int]>([])
+    let isHeld = Atomic(false)
 }
 
 /// Boxes a handle as the synth thread does before installing it.
@@ -52,7 +57,7 @@ private func box(_ name: Int, _ closed: Closed) -> UnsafeMutablePointer<Handle> 
         #expect(closed.names.withLock { $0 } == [1])
 
         _ = handoff.replace(.exit, with: .handle(second.assumingMemoryBound(to: Handle.self)))
-        handoff.closeAll()
+        #expect(handoff.closeAll(until: .max))
         #expect(closed.names.withLock { $0 } == [1, 2])
     }
 
@@ -89,7 +94,26 @@ private func box(_ name: Int, _ closed: Closed) -> UnsafeMutablePointer<Handle> 
             return
         }
         handoff.slots.finishAdoption(retiring: second)
-        handoff.closeAll()
+        #expect(handoff.closeAll(until: .max))
         #expect(closed.names.withLock { $0 } == [3, 1, 4, 2])
+    }
+
+    @Test func `a close held by the device gives up at the deadline, goes on alone, and is waited for again`() {
+        let closed = Closed()
+        let handoff = Handoff<Handle>()
+        _ = handoff.replace(.exit, with: .handle(box(1, closed)))
+        closed.isHeld.store(true, ordering: .releasing)
+        #expect(!handoff.closeAll(until: MonotonicClock.now + 50_000_000))
+        #expect(closed.names.withLock { $0 } == [])
+        #expect(!handoff.closeAll(until: MonotonicClock.now + 10_000_000), "a second call waits for the same close")
+        closed.isHeld.store(false, ordering: .releasing)
+        #expect(handoff.closeAll(until: .max))
+        #expect(closed.names.withLock { $0 } == [1])
+        #expect(handoff.closeAll(until: .max), "nothing is left to close")
+    }
+
+    @Test func `with nothing to close no thread is needed and the answer is at once`() {
+        let handoff = Handoff<Handle>()
+        #expect(handoff.closeAll(until: MonotonicClock.now))
     }
 }

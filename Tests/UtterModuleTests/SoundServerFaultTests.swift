@@ -50,23 +50,29 @@ struct SoundServerFaultTests {
         }
     }
 
-    @Test(arguments: serverPaths)
+    /// With a message, the render thread is held by the frozen server at the STOP. Without one it
+    /// is idle and closing the device is what meets the server (alsa-lib stops a stream before it
+    /// closes it, and the PulseAudio plugin waits for the server to confirm the stop): seen in CI
+    /// when the STOP came before the message reached the device.
+    @Test(arguments: serverPaths.flatMap { server, path in [true, false].map { (server, path, $0) } })
     func `a sound server that hangs cannot hold the module: STOP is answered and QUIT exits`(
-        server: SoundServerKind, path: PlaybackPath
+        server: SoundServerKind, path: PlaybackPath, speaking: Bool
     ) throws {
         let rig = CaptureRig()
         let (pulse, module) = try startModuleOnServer(rig, server, path)
         pulse.freeze()
         defer { pulse.thaw() }
-        speak(module, "<speak>" + String(repeating: "Nobody hears this message. ", count: 10) + "</speak>")
-        module.send("STOP\n")
-        let events = try #require(module.expect("703 STOP\n"))
-        #expect(events == "703 STOP\n" || events == "701 BEGIN\n703 STOP\n")
+        if speaking {
+            speak(module, "<speak>" + String(repeating: "Nobody hears this message. ", count: 10) + "</speak>")
+            module.send("STOP\n")
+            let events = try #require(module.expect("703 STOP\n"))
+            #expect(events == "703 STOP\n" || events == "701 BEGIN\n703 STOP\n")
+        }
         // Within the second speech-dispatcher waits before it kills a module; it used to wait for good.
         #expect(module.quit() == 0)
         switch path {
         case .alsaPlugin:
-            // The plugin's write blocks on the frozen server: the module leaves without that thread.
+            // The plugin's write or close blocks on the frozen server: the module leaves without that thread.
             #expect(rig.log.contains("still in an audio device or engine call after 500 ms"), "\(rig.log)")
         case .pulse, .pipewire:
             // Neither libpulse nor libpipewire waits for the server: every thread stops at once.
