@@ -15,18 +15,24 @@ let upcoming: [SwiftSetting] = [
 /// 64 KiB around each one touched, and that code scattered over 9 MB made most of it resident
 /// (bench/README.md). lld reads the order by symbol (Debian's gold, Swift's default linker here,
 /// takes section names and left the layout as it was); functions renamed since are skipped.
+/// Relative relocations are packed (DT_RELR, read by glibc from 2.36, Debian 12's): the static
+/// standard library's 28,000 took a 680 KB table that the loader read, and kept resident, at
+/// every start; packed, they take 6 KB, and the module starts 0.7 MB smaller.
 let everydayCodeFirst: [LinkerSetting] = [
     .unsafeFlags(
         [
             "-use-ld=lld", "-Xlinker", "--symbol-ordering-file=\(Context.packageDirectory)/packaging/sd_utter.order",
-            "-Xlinker", "--no-warn-symbol-ordering",
+            "-Xlinker", "--no-warn-symbol-ordering", "-Xlinker", "-z", "-Xlinker", "pack-relative-relocs",
         ], .when(configuration: .release))
 ]
 
 /// utter's release link, by lld too: the static Foundation that `--static-swift-stdlib` links
 /// (ArgumentParser's) calls `mktemp`, and GNU ld and gold print glibc's link-time warning about it
-/// in every user's build (packaging/install-user); lld does not print such warnings.
-let quietStaticLink: [LinkerSetting] = [.unsafeFlags(["-use-ld=lld"], .when(configuration: .release))]
+/// in every user's build (packaging/install-user); lld does not print such warnings. Relative
+/// relocations packed, as sd_utter's.
+let quietStaticLink: [LinkerSetting] = [
+    .unsafeFlags(["-use-ld=lld", "-Xlinker", "-z", "-Xlinker", "pack-relative-relocs"], .when(configuration: .release))
+]
 
 let package = Package(
     name: "Utter",

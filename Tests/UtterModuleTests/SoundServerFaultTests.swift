@@ -36,7 +36,7 @@ struct SoundServerFaultTests {
 
         try pulse.start()
         speak(module, "<speak>The sound server is back.</speak>")
-        #expect(module.expect("702 END\n", within: 30) == "701 BEGIN\n702 END\n")
+        #expect(module.expect("702 END\n", within: 30) == "701 BEGIN\n702 END\n", "\(rig.log.suffix(3000))")
         #expect(module.quit() == 0)
         let log = rig.log
         #expect(log.contains("audio device failed"), "the failure is logged: \(log.suffix(1500))")
