@@ -61,7 +61,13 @@ struct PulseRestartTests {
             cut.append(rewinds.dropFirst(rewindsBefore).reduce(0, +) / MemoryLayout<Int16>.size)
             rewindsBefore = rewinds.count
         }
-        let runs = soundRuns(recording.finish())
+        var runs = soundRuns(recording.finish())
+        // The first sound only wakes the sink, and the monitor's recording starts during it: the
+        // monitor may show it in pieces (CI: 2,738 then 1,402 samples), none of them judged. Those
+        // pieces are one run again; each sound after it must come out as one run.
+        while runs.count > gaps.count && runs[0].count + runs[1].count <= burst.count {
+            runs[0...1] = [runs[0] + runs[1]]
+        }
         try #require(runs.count == gaps.count, "one audible run per sound: \(runs.map(\.count))")
         print("PulseAudio: samples heard of each \(burst.count)-sample sound: \(runs.map(\.count)); rewound: \(cut)")
         // The first sound woke the sink: the monitor starts part-way into it. After 400 ms the
