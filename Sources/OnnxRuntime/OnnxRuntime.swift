@@ -11,17 +11,22 @@ public struct OnnxRuntimeError: Error, Equatable, CustomStringConvertible {
 
 /// ONNX Runtime, loaded at run time from a library found on this machine: the build needs none.
 ///
-/// The only user of `COnnxRuntime`. One environment per instance; sessions made from it may be
-/// used from any one thread at a time, and a run may be ended from another thread.
+/// The only user of `COnnxRuntime`. One environment per instance, made with its first session;
+/// sessions made from it may be used from any one thread at a time, and a run may be ended from
+/// another thread.
 public final class OnnxRuntime: @unchecked Sendable {
-    // @unchecked: `api` and `env` are immutable after init; ONNX Runtime's calls used here are
-    // thread-safe on them (its documentation says an environment and a session may be shared).
+    // @unchecked: `api` is immutable after init and `environment` is guarded by its lock; ONNX
+    // Runtime's calls used here are thread-safe on them (its documentation says an environment and
+    // a session may be shared).
     /// The API version Utter asks for: ONNX Runtime 1.14 (February 2023) or newer.
     public static let apiVersion: UInt32 = 14
     public static let minimumVersion = "1.14"
 
     let api: UnsafeRawPointer
-    private let env: OpaquePointer
+    /// Made when the first session is: making it costs ONNX Runtime 1.32 about 60 ms (it probes the
+    /// processors and PCI devices and opens its telemetry database), which a runtime loaded only to
+    /// list the neural voices, as `utter say` and the module's INIT do, must not pay.
+    private let environment = Mutex<OpaquePointer?>(nil)
     /// The library's own version, such as `1.32.0`.
     public let version: String
     /// Where the library was loaded from.
@@ -78,23 +83,37 @@ public final class OnnxRuntime: @unchecked Sendable {
                     "\(path): ONNX Runtime \(version) is older than \(minimumVersion), which Utter needs (API version \(apiVersion))"
                 ))
         }
-        var env: OpaquePointer?
-        // Errors only (3): its warnings would fill the module's standard error.
-        let status = COnnxRuntime_createEnv(api, 3, "utter", &env)
-        if let problem = Self.message(api, status) { return .failure(OnnxRuntimeError("\(path): \(problem)")) }
-        guard let env else { return .failure(OnnxRuntimeError("\(path): no environment created")) }
         let file = DynamicLibrary.file(containing: symbol) ?? path
-        return .success(OnnxRuntime(api: api, env: env, version: version, libraryPath: file))
+        return .success(OnnxRuntime(api: api, version: version, libraryPath: file))
     }
 
-    private init(api: UnsafeRawPointer, env: OpaquePointer, version: String, libraryPath: String) {
+    private init(api: UnsafeRawPointer, version: String, libraryPath: String) {
         self.api = api
-        self.env = env
         self.version = version
         self.libraryPath = libraryPath
     }
 
-    deinit { COnnxRuntime_releaseEnv(api, env) }
+    deinit {
+        if let env = environment.withLock({ $0 }) { COnnxRuntime_releaseEnv(api, env) }
+    }
+
+    /// Whether a session has made this runtime's environment yet.
+    package var hasEnvironment: Bool { environment.withLock { $0 != nil } }
+
+    /// The environment sessions are made in, made by the first caller.
+    private func madeEnvironment() throws(OnnxRuntimeError) -> OpaquePointer {
+        let made: Result<OpaquePointer, OnnxRuntimeError> = environment.withLock { env in
+            if let env { return .success(env) }
+            var created: OpaquePointer?
+            // Errors only (3): its warnings would fill the module's standard error.
+            let status = COnnxRuntime_createEnv(api, 3, "utter", &created)
+            if let problem = Self.message(api, status) { return .failure(OnnxRuntimeError("\(libraryPath): \(problem)")) }
+            guard let created else { return .failure(OnnxRuntimeError("\(libraryPath): no environment created")) }
+            env = created
+            return .success(created)
+        }
+        return try made.get()
+    }
 
     /// The message of a failed call's status (releasing it), or nil for success.
     static func message(_ api: UnsafeRawPointer, _ status: OpaquePointer?) -> String? {
@@ -117,7 +136,8 @@ public final class OnnxRuntime: @unchecked Sendable {
 
     /// A session for the model in `bytes`, running on `threads` threads.
     public func session(model bytes: [UInt8], threads: Int) throws(OnnxRuntimeError) -> OnnxSession {
-        try session(threads: threads) { options, session in
+        let env = try madeEnvironment()
+        return try session(threads: threads) { options, session in
             bytes.withUnsafeBytes { raw in
                 COnnxRuntime_createSessionFromArray(api, env, raw.baseAddress, raw.count, options, &session)
             }
@@ -127,7 +147,8 @@ public final class OnnxRuntime: @unchecked Sendable {
     /// A session for the model file at `path`, which ONNX Runtime reads itself (no copy of it is
     /// held here while it loads: a large model's peak memory is its own), on `threads` threads.
     public func session(path: String, threads: Int) throws(OnnxRuntimeError) -> OnnxSession {
-        try session(threads: threads) { options, session in
+        let env = try madeEnvironment()
+        return try session(threads: threads) { options, session in
             COnnxRuntime_createSession(api, env, path, options, &session)
         }
     }

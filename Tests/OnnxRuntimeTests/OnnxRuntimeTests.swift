@@ -15,6 +15,17 @@ import Testing
         #expect(status.code == 2 && status.message == "a test status")
     }
 
+    @Test func `loading the runtime makes no environment: the first session makes it, the next shares it`() throws {
+        let runtime = try installedOnnxRuntime()
+        #expect(!runtime.hasEnvironment, "listing the neural voices would pay ONNX Runtime's environment")
+        let voice = try TinyVoice()
+        let bytes = try #require(readFile(voice.model))
+        let first = try runtime.session(model: bytes, threads: 1)
+        #expect(runtime.hasEnvironment)
+        let second = try runtime.session(model: bytes, threads: 1)
+        #expect(first.outputNames == second.outputNames)
+    }
+
     @Test func `a missing or foreign library is refused with its reason`() {
         guard
             case .failure(let error) = OnnxRuntime.load(candidates: ["/nonexistent/libonnxruntime.so.1", "libc.so.6"])
