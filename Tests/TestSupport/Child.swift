@@ -50,7 +50,7 @@ public func spawnChild(
     }
     for descriptor in closing { posix_spawn_file_actions_addclose(&actions, descriptor) }
     let argv = arguments.map { strdup($0) } + [nil]
-    let envp = environment.map { strdup($0) } + [nil]
+    let envp = (environment + threadSanitizerOptions(missingFrom: environment)).map { strdup($0) } + [nil]
     defer { (argv + envp).forEach { free($0) } }
     var child: pid_t = 0
     let result =
@@ -60,6 +60,16 @@ public func spawnChild(
         }
     guard result == 0 else { throw SpawnError(what: "posix_spawn \(arguments[0])", code: result) }
     return child
+}
+
+/// This test process's `TSAN_OPTIONS`, for a child whose environment does not set them: a module
+/// or `utter` built with ThreadSanitizer then runs under the options its stage chose (`.ci/run`
+/// shortens the runtime's sleep at exit), whatever environment the test gave it. Other variables,
+/// ASAN_OPTIONS among them, stay as the test wrote them.
+private func threadSanitizerOptions(missingFrom environment: [String]) -> [String] {
+    guard let options = getenv("TSAN_OPTIONS"), !environment.contains(where: { $0.hasPrefix("TSAN_OPTIONS=") })
+    else { return [] }
+    return ["TSAN_OPTIONS=" + String(cString: options)]
 }
 
 /// Calls `body` with spawn attributes for a child that starts with no signal blocked and the usual
