@@ -87,9 +87,9 @@ public final class EspeakEngine {
         espeak_SetSynthCallback(engineCallback)
     }
 
-    /// Has libespeak-ng hand over its audio in chunks of up to `milliseconds` (1.51 makes it at
-    /// least 60; a clause's end hands over what it has): larger chunks for a file, where nobody
-    /// waits for the first and every chunk costs a write. Before the synth thread starts.
+    /// Has libespeak-ng hand over its audio in chunks of `milliseconds` (1.51 makes it at least
+    /// 60; a call's last chunk is shorter): larger chunks for a file, where nobody waits for the
+    /// first and every chunk costs a write. Before the synth thread starts.
     public func useChunks(ofMilliseconds milliseconds: Int32) throws(SpeechEngineError) {
         let status = espeak_ng_InitializeOutput(ENOUTPUT_MODE_SYNCHRONOUS, milliseconds, nil)
         guard status == ENS_OK else {
