@@ -10,6 +10,17 @@ let upcoming: [SwiftSetting] = [
     .unsafeFlags(["-Xfrontend", "-function-sections"], .when(configuration: .release)),
 ]
 
+/// What a program linked with `--static-swift-stdlib` need not load at every start:
+/// - libstdc++.so, which the static Swift runtime names: packaging/static-libstdc++ makes that
+///   `-lstdc++` GCC's static archive instead, of which the runtime uses a few functions (sd_utter's
+///   peak VmHWM -1.0 MB: the shared library's symbol tables and relocations were resident);
+/// - a dynamic symbol table of every function of the program (the static runtime's `-export-dynamic`),
+///   which no library it opens looks into (-0.35 MB: 380 KB of tables the loader searched first for
+///   every symbol of every library, now 18 KB).
+let leanStart = [
+    "-L\(Context.packageDirectory)/packaging/static-libstdc++", "-Xlinker", "--no-export-dynamic",
+]
+
 /// sd_utter's release link puts the functions it runs in everyday work (packaging/sd_utter.order,
 /// written by bench/symbol-order) at the start of its code: the kernel maps a binary's pages
 /// 64 KiB around each one touched, and that code scattered over 9 MB made most of it resident
@@ -17,22 +28,25 @@ let upcoming: [SwiftSetting] = [
 /// takes section names and left the layout as it was); functions renamed since are skipped.
 /// Relative relocations are packed (DT_RELR, read by glibc from 2.36, Debian 12's): the static
 /// standard library's 28,000 took a 680 KB table that the loader read, and kept resident, at
-/// every start; packed, they take 6 KB, and the module starts 0.7 MB smaller.
+/// every start; packed, they take 6 KB, and the module starts 0.7 MB smaller. And `leanStart`.
 let everydayCodeFirst: [LinkerSetting] = [
     .unsafeFlags(
         [
             "-use-ld=lld", "-Xlinker", "--symbol-ordering-file=\(Context.packageDirectory)/packaging/sd_utter.order",
             "-Xlinker", "--no-warn-symbol-ordering", "-Xlinker", "-z", "-Xlinker", "pack-relative-relocs",
-        ], .when(configuration: .release))
+        ] + leanStart, .when(configuration: .release))
 ]
 
 /// utter's release link, by lld too: the static Foundation that `--static-swift-stdlib` links
 /// (ArgumentParser's) calls `mktemp`, and GNU ld and gold print glibc's link-time warning about it
 /// in every user's build (packaging/install-user); lld does not print such warnings. Relative
-/// relocations packed, as sd_utter's.
+/// relocations packed, as sd_utter's, and `leanStart`.
 let quietStaticLink: [LinkerSetting] = [
-    .unsafeFlags(["-use-ld=lld", "-Xlinker", "-z", "-Xlinker", "pack-relative-relocs"], .when(configuration: .release))
+    .unsafeFlags(
+        ["-use-ld=lld", "-Xlinker", "-z", "-Xlinker", "pack-relative-relocs"] + leanStart,
+        .when(configuration: .release))
 ]
+
 
 let package = Package(
     name: "Utter",
