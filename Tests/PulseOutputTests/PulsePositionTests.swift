@@ -46,24 +46,33 @@ struct PulsePositionTests {
         let recording = try MonitorRecording(pulse: server, path: folder.file("heard.raw"))
         defer { _ = recording.finish() }
         let into = 3308  // 150 ms
-        var shortfalls: [Int] = []
-        for job in UInt64(1)...8 {
-            let start = try sink.beginJob(job, continuing: false)
-            _ = tone.withUnsafeBufferPointer { sink.write($0, isCancelled: { false }) }
-            let deadline = monotonicSeconds() + 5
-            let played = { sink.playedPosition(at: MonotonicClock.now) }
-            while played() < start + UInt64(into) && monotonicSeconds() < deadline { usleep(500) }
-            // Read after the stream's claim: the recording can only have grown since.
-            let heard = newestRunLength(recording.samplesSoFar())
-            shortfalls.append(into - heard)
-            while played() < start + UInt64(tone.count) && monotonicSeconds() < deadline { usleep(2000) }
-            usleep(250_000)  // silence: the stream runs dry
-        }
-        print("\(kind): samples of the tone not yet recorded when the stream said 150 ms were heard: \(shortfalls)")
+        var sets: [[Int]] = []
+        // A second set of eight rounds only when the first had more than one ahead: an estimate
+        // that runs ahead does so round after round (it was 51 ms ahead in four of the first
+        // eight) and fails both; a recorder held back by a loaded machine (a full .ci/run here once:
+        // five of eight, the stream's code unchanged) rarely holds back two sets.
         // The monitor lags by its 5 ms fragments: 20 ms allowed, and one round beyond it (parec
-        // delayed on a busy machine). The estimate that counted everything handed over as heard
-        // was 51 ms ahead in the first four rounds of eight.
-        let ahead = shortfalls.filter { $0 > 441 }
-        #expect(ahead.count <= 1, "the stream said \(into) samples were heard ahead of the monitor: \(shortfalls)")
+        // delayed on a busy machine).
+        let ahead = { (shortfalls: [Int]) in shortfalls.filter { $0 > 441 }.count }
+        var job: UInt64 = 0
+        repeat {
+            var shortfalls: [Int] = []
+            for _ in 1...8 {
+                job += 1
+                let start = try sink.beginJob(job, continuing: false)
+                _ = tone.withUnsafeBufferPointer { sink.write($0, isCancelled: { false }) }
+                let deadline = monotonicSeconds() + 5
+                let played = { sink.playedPosition(at: MonotonicClock.now) }
+                while played() < start + UInt64(into) && monotonicSeconds() < deadline { usleep(500) }
+                // Read after the stream's claim: the recording can only have grown since.
+                let heard = newestRunLength(recording.samplesSoFar())
+                shortfalls.append(into - heard)
+                while played() < start + UInt64(tone.count) && monotonicSeconds() < deadline { usleep(2000) }
+                usleep(250_000)  // silence: the stream runs dry
+            }
+            sets.append(shortfalls)
+        } while sets.count < 2 && ahead(sets[sets.count - 1]) > 1
+        print("\(kind): samples of the tone not yet recorded when the stream said 150 ms were heard: \(sets)")
+        #expect(sets.contains { ahead($0) <= 1 }, "the stream said \(into) samples were heard ahead of the monitor: \(sets)")
     }
 }
