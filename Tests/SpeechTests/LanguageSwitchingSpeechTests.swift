@@ -33,11 +33,15 @@ import Testing
         return Int(found.start)..<Int(found.end)
     }
 
-    /// How long the sound in `range` of `samples` lasts, the silence after it left out: a part
-    /// spoken alone ends with a sentence's pause, one followed by another voice does not.
+    /// How long the sound in `range` of `samples` lasts, from its first audible sample to its last:
+    /// a part spoken alone ends with a sentence's pause, one followed by another voice does not,
+    /// and the pause libespeak-ng puts before a part in another voice depends on what it spoke
+    /// before (10, 50 or 90 ms before the same words: measured after other messages of this
+    /// suite), while the words themselves take the same time, to a fraction of a percent.
     private func voiced(_ samples: [Int16], _ range: Range<Int>) -> Double {
+        let first = samples[range].firstIndex { abs(Int($0)) > 200 } ?? range.lowerBound
         let last = samples[range].lastIndex { abs(Int($0)) > 200 } ?? range.lowerBound
-        return Double(last + 1 - range.lowerBound)
+        return Double(last + 1 - first)
     }
 
     @Test(arguments: [
@@ -71,10 +75,12 @@ import Testing
             try alone(speech, last, voice: voice, language: language),
         ]
         let samples = speech.finish()
-        let parts = [Double(a - Int(mixed.start)), Double(b - a), voiced(samples, b..<Int(mixed.end))]
+        let parts = [voiced(samples, Int(mixed.start)..<a), voiced(samples, a..<b), voiced(samples, b..<Int(mixed.end))]
         let expected = alone.map { voiced(samples, $0) }
         for (part, length) in zip(parts, expected) {
-            #expect(abs(part / length - 1) <= 0.15, "\(parts) against \(expected) alone")
+            // (Measured so, the parts came within 4% of their lengths alone; with the pause before
+            // them, a run of the whole suite once had the last one 15.3% longer.)
+            #expect(abs(part / length - 1) <= 0.10, "\(parts) against \(expected) alone")
         }
         #expect(rootMeanSquare(samples[a..<b]) > 500, "the switched part is heard")
     }
