@@ -241,8 +241,8 @@ struct PipeWireOutputTests {
         try #require(runs.count == 2, "two tones heard: \(runs)")
         // Heard from its first sample: the whole 2,200-sample lead, within 2 ms (a tenth of the 20 ms
         // quantum that a stream woken late would drop). (Its lead, not its length, is what
-        // says so: under CI's load the recorder once lost 705 samples of the first tone, the stream's
-        // samples whole, and once heard a quantum of silence within the second, the tone whole around it.)
+        // says so: under CI's load 705 samples of the first tone once went unrecorded, with no silence in
+        // their place, and once a quantum of silence was heard within the second, the tone whole around it.)
         let lead = leadHeard(samples, in: runs[1])
         let two = heardSamples(samples, in: runs[1])
         let report = "lead heard over \(lead.map(String.init) ?? "none") samples, the tone \(two.heard), dropouts \(two.dropouts)"
