@@ -77,3 +77,51 @@ private func fileSize(_ path: String) -> Int? {
     var info = stat()
     return stat(path, &info) == 0 ? Int(info.st_size) : nil
 }
+
+/// `pw-record` recording a private PipeWire's null sink (its monitor) into a WAV file: a recorder
+/// in a process of its own beside parec, which pipewire-pulse serves. A capture client that misses
+/// a graph cycle loses that cycle's samples, with no silence in their place: of two recordings of
+/// the same sink, sample for sample the same, one had 117 samples fewer from some point on (six
+/// runs of StopFadeTests with both cores kept busy; twice, each time in one recording only). A
+/// sound that two recorders heard alike is what the sink played.
+public final class NativeMonitorRecording {
+    public let path: String
+    private var pid: pid_t = 0
+
+    /// `latencyMilliseconds`: as parec's (``MonitorRecording``), what the recorder asks of the graph.
+    public init(pulse: PrivateSoundServer, path: String, sink: String = "utter_null", latencyMilliseconds: Int) throws {
+        self.path = path
+        pid = try pulse.spawnClient([
+            "/usr/bin/pw-record", "--target", sink, "-P", "stream.capture.sink=true", "--rate", "22050",
+            "--channels", "1", "--format", "s16", "--latency", "\(latencyMilliseconds)ms", path,
+        ])
+        // Recording once WirePlumber has linked it: the file grows past its header.
+        let deadline = monotonicSeconds() + 10
+        while (fileSize(path) ?? 0) < 4096 && monotonicSeconds() < deadline {
+            usleep(10_000)
+        }
+        if (fileSize(path) ?? 0) < 4096 { print("NativeMonitorRecording: pw-record recorded nothing within 10 s") }
+    }
+
+    /// Ends the recording (pw-record closes its file on SIGINT) and returns the samples heard,
+    /// read with libsndfile.
+    public func finish() -> [Int16] {
+        if pid > 0 {
+            kill(pid, SIGINT)
+            let deadline = monotonicSeconds() + 5
+            var status: Int32 = 0
+            while waitpid(pid, &status, WNOHANG) == 0 {
+                if monotonicSeconds() > deadline {
+                    kill(pid, SIGKILL)
+                    waitpid(pid, &status, 0)
+                    break
+                }
+                usleep(10_000)
+            }
+            pid = 0
+        }
+        return SoundFileContents(path: path)?.samples ?? []
+    }
+
+    deinit { _ = finish() }
+}
