@@ -259,7 +259,8 @@ let package = Package(
         .target(
             name: "TestSupport",
             dependencies: [
-                "CSndFile", "CTestShims", "OnnxRuntime", "System", .product(name: "Logging", package: "swift-log"),
+                "CSndFile", "CTestShims", "OnnxRuntime", "SoundFiles", "System",
+                .product(name: "Logging", package: "swift-log"),
             ], path: "Tests/TestSupport",
             exclude: ["make_tiny_piper.py", "make_tiny_kokoro.py"], swiftSettings: upcoming),
 

@@ -18,9 +18,12 @@ struct SoundFileReader: ~Copyable {
         case .failure(let error): throw SoundFileError(path: path, reason: "\(error)")
         }
         var info = SF_INFO()
-        guard let file = sf_open_fd(opened.descriptor, Int32(SFM_READ), &info, 0) else {
+        let file: OpaquePointer
+        do {
+            file = try openSoundFile(descriptor: opened.descriptor, mode: Int32(SFM_READ), info: &info)
+        } catch {
             close(opened.descriptor)
-            throw SoundFileError(path: path, reason: String(cString: sf_strerror(nil)))
+            throw SoundFileError(path: path, reason: error.reason)
         }
         guard info.channels > 0, info.samplerate > 0 else {
             sf_close(file)

@@ -38,9 +38,12 @@ public final class SoundFileStore: SampleStore {
         info.samplerate = Int32(sampleRate)
         info.channels = 1
         info.format = format
-        guard let handle = sf_open(path, Int32(SFM_WRITE), &info) else {
+        let handle: OpaquePointer
+        do {
+            handle = try openSoundFile(path: path, mode: Int32(SFM_WRITE), info: &info)
+        } catch {
             // libsndfile says "System error : No such file or directory." for a failed open.
-            var reason = String(cString: sf_strerror(nil))
+            var reason = error.reason
             if reason.hasPrefix("System error : ") { reason.removeFirst("System error : ".count) }
             while reason.last == "." { reason.removeLast() }
             throw SoundFileError(path: path, reason: reason, writing: true)

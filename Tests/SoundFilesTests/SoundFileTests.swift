@@ -98,7 +98,7 @@ private func refusal(_ path: String, maximumSeconds: Double = 60) -> SoundFileEr
         info.samplerate = 22050
         info.channels = 2
         info.format = Int32(SF_FORMAT_WAV | SF_FORMAT_PCM_16)
-        let file = try #require(sf_open(path, Int32(SFM_WRITE), &info))
+        let file = try openSoundFile(path: path, mode: Int32(SFM_WRITE), info: &info)
         // The right channel is silent: the mix is the left at half its level.
         let interleaved = left.flatMap { sample -> [Int16] in [sample * 2, 0] }
         #expect(sf_writef_short(file, interleaved, sf_count_t(left.count)) == left.count)
@@ -124,6 +124,35 @@ private func refusal(_ path: String, maximumSeconds: Double = 60) -> SoundFileEr
         }
         #expect(read == samples)
         #expect(stretches == [4000, 4000, 4000, 4000, 4000, 2050])
+    }
+
+    // libsndfile keeps a failed open's reason in one variable for the process, which every open
+    // clears: read beside another thread's opens it said "No Error." (CI).
+    @Test func `a refused file gets libsndfile's reason while other threads open files`() async {
+        let folder = TemporaryFolder()
+        let noise = folder.file("noise.wav")
+        writeFile(noise, String(repeating: "not a sound file at all ", count: 100))
+        let sound = folder.file("sound.wav")
+        let samples = tone(frequency: 440, seconds: 0.05, amplitude: 8000)
+        #expect(SoundFileContents.writeWAV(samples, sampleRate: 22050, to: sound))
+        let reasons = await withTaskGroup(of: [String].self) { group in
+            for task in 0..<4 {
+                group.addTask {
+                    var reasons: [String] = []
+                    for _ in 0..<300 {
+                        do throws(SoundFileError) {
+                            _ = try SoundFileLength.seconds(of: task % 2 == 0 ? noise : sound)
+                        } catch {
+                            reasons.append(error.reason)
+                        }
+                    }
+                    return reasons
+                }
+            }
+            return await group.reduce(into: []) { $0 += $1 }
+        }
+        #expect(reasons.count == 600)
+        #expect(Set(reasons) == ["Format not recognised."])
     }
 
     @Test func `missing, foreign, empty and overlong files are refused with what is wrong`() throws {

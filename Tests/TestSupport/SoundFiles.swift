@@ -1,5 +1,6 @@
 import CSndFile
 import Glibc
+import SoundFiles
 
 /// A sound file's samples and format, as libsndfile reads it.
 public struct SoundFileContents: Sendable {
@@ -15,7 +16,7 @@ public struct SoundFileContents: Sendable {
     /// Reads `path` through libsndfile; nil when it cannot.
     public init?(path: String) {
         var info = SF_INFO()
-        guard let file = sf_open(path, Int32(SFM_READ), &info) else { return nil }
+        guard let file = try? openSoundFile(path: path, mode: Int32(SFM_READ), info: &info) else { return nil }
         defer { sf_close(file) }
         var samples = [Int16](repeating: 0, count: Int(info.frames) * Int(info.channels))
         let read = sf_read_short(file, &samples, sf_count_t(samples.count))
@@ -42,7 +43,7 @@ public struct SoundFileContents: Sendable {
         info.samplerate = Int32(sampleRate)
         info.channels = 1
         info.format = Int32(SF_FORMAT_WAV | SF_FORMAT_PCM_16)
-        guard let file = sf_open(path, Int32(SFM_WRITE), &info) else { return false }
+        guard let file = try? openSoundFile(path: path, mode: Int32(SFM_WRITE), info: &info) else { return false }
         defer { sf_close(file) }
         return sf_write_short(file, samples, sf_count_t(samples.count)) == samples.count
     }
