@@ -16,13 +16,7 @@ package struct SoundFileRefusal: Error, Equatable {
 
 /// Opens `path` with libsndfile (`SFM_READ` or `SFM_WRITE`), taking or filling in `info`.
 package func openSoundFile(path: String, mode: Int32, info: inout SF_INFO) throws(SoundFileRefusal) -> OpaquePointer {
-    let result = libsndfileOpening.withLock { _ -> Result<OpaquePointer, SoundFileRefusal> in
-        guard let file = sf_open(path, mode, &info) else {
-            return .failure(SoundFileRefusal(reason: String(cString: sf_strerror(nil))))
-        }
-        return .success(file)
-    }
-    return try result.get()
+    try opened { sf_open(path, mode, &info) }
 }
 
 /// Opens the file open on `descriptor` with libsndfile, which leaves the descriptor open when it
@@ -30,10 +24,13 @@ package func openSoundFile(path: String, mode: Int32, info: inout SF_INFO) throw
 package func openSoundFile(
     descriptor: Int32, mode: Int32, info: inout SF_INFO
 ) throws(SoundFileRefusal) -> OpaquePointer {
+    try opened { sf_open_fd(descriptor, mode, &info, 0) }
+}
+
+/// What `open` opened, or libsndfile's reason, read under the same lock.
+private func opened(_ open: () -> OpaquePointer?) throws(SoundFileRefusal) -> OpaquePointer {
     let result = libsndfileOpening.withLock { _ -> Result<OpaquePointer, SoundFileRefusal> in
-        guard let file = sf_open_fd(descriptor, mode, &info, 0) else {
-            return .failure(SoundFileRefusal(reason: String(cString: sf_strerror(nil))))
-        }
+        guard let file = open() else { return .failure(SoundFileRefusal(reason: String(cString: sf_strerror(nil)))) }
         return .success(file)
     }
     return try result.get()
